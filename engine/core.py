@@ -1,0 +1,127 @@
+"""The game protocol every Teahouse game speaks.
+
+A game is data plus pure move functions (in the manner of boardgame.io): the state is a plain JSON-able
+dict, ``apply`` works on a deep copy and never touches its argument, and every random event draws from the
+generator kept in ``state["rng"]`` (engine.rng), so the seed and the action log replay a game exactly.
+
+The public names of a Game are a contract used by tests, the Discord layer, the console, computer players
+and outside checks: ``key``, ``title``, ``min_players``, ``max_players``, ``options``, ``new``, ``to_act``,
+``legal_actions``, ``apply``, ``view``, ``result``, ``dump``, ``load``, ``describe``. ``option_choices``
+(the allowed values of each option) is there for lobbies that offer the options as choices.
+
+A subclass writes ``setup`` (fill a new state), ``play`` (mutate a copy for one legal action, raising
+IllegalAction otherwise) and the read-only functions; the base class does the checks every game shares.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from .rng import Rng, seed_state
+
+State = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. The message is shown to the player as it is."""
+
+
+class Game:
+    key: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: dict[str, Any] = {}
+    option_choices: dict[str, list] = {}
+
+    # ----- creating a game -------------------------------------------------------------------------------
+    def new(self, seats: list[str], seed: int, options: dict | None = None) -> State:
+        seats = [str(s) for s in seats]
+        if len(set(seats)) != len(seats):
+            raise IllegalAction("Every seat needs a different name.")
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise IllegalAction(self.players_message())
+        state: State = {
+            "game": self.key,
+            "seats": seats,
+            "options": self.check_options(options),
+            "rng": seed_state(seed),
+        }
+        self.setup(state, Rng(state))
+        return state
+
+    def players_message(self) -> str:
+        if self.min_players == self.max_players:
+            return f"{self.title} is for exactly {self.min_players} players."
+        return f"{self.title} is for {self.min_players} to {self.max_players} players."
+
+    def check_options(self, options: dict | None) -> dict:
+        """Defaults merged with the given options; unknown names and values are refused."""
+        merged = dict(self.options)
+        for name, value in (options or {}).items():
+            if name not in self.options:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise IllegalAction(f"{self.title} has no option '{name}' (options: {known}).")
+            choices = self.option_choices.get(name)
+            if choices is not None and value not in choices:
+                allowed = ", ".join(str(c) for c in choices)
+                raise IllegalAction(f"Option '{name}' can be {allowed}; not '{value}'.")
+            merged[name] = value
+        return merged
+
+    def setup(self, state: State, rng: Rng) -> None:
+        raise NotImplementedError
+
+    # ----- reading a game --------------------------------------------------------------------------------
+    def to_act(self, state: State) -> list[str]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: str) -> list[str]:
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: str | None) -> dict:
+        raise NotImplementedError
+
+    def result(self, state: State) -> dict | None:
+        raise NotImplementedError
+
+    def describe(self, before: State, seat: str, action: str, after: State) -> str:
+        return f"{seat}: {action}"
+
+    # ----- changing a game -------------------------------------------------------------------------------
+    def apply(self, state: State, seat: str, action: str) -> State:
+        if not isinstance(action, str) or not action.strip():
+            raise IllegalAction("An action is a short text, such as one of the legal actions.")
+        action = " ".join(action.split())
+        if seat not in state["seats"]:
+            raise IllegalAction("You do not hold a seat in this game.")
+        if self.result(state) is not None:
+            raise IllegalAction("The game is over.")
+        if seat not in self.to_act(state):
+            raise IllegalAction(self.waiting_message(state, seat))
+        new = copy.deepcopy(state)
+        self.play(new, seat, action)
+        return new
+
+    def waiting_message(self, state: State, seat: str) -> str:
+        """Why ``seat`` may not act now (a game with simultaneous choices may say more)."""
+        return "It is not your turn."
+
+    def play(self, state: State, seat: str, action: str) -> None:
+        """Carry out one action on ``state`` (already a private copy); raise IllegalAction if it is not legal."""
+        raise NotImplementedError
+
+    # ----- saving a game ---------------------------------------------------------------------------------
+    def dump(self, state: State) -> str:
+        return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+    def load(self, text: str) -> State:
+        state = json.loads(text)
+        if not isinstance(state, dict) or state.get("game") != self.key:
+            raise ValueError(f"not a saved {self.title} game")
+        return state
+
+    def __repr__(self) -> str:
+        return f"<Game {self.key}>"

@@ -1,0 +1,44 @@
+"""Renderers: a game view in, a PNG out (Pillow). One module per game registers ``render``.
+
+``render(view, names, viewer)``: ``view`` is what engine ``view()`` returned for ``viewer`` (None: the
+channel image), ``names`` maps seats to display names. Renderers draw only what the view holds, so an image
+can never show more than its viewer may know.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Callable
+
+from PIL import Image
+
+from .common import to_png
+
+Renderer = Callable[[dict, dict, "str | None"], Image.Image]
+RENDERERS: dict[str, Renderer] = {}
+
+
+def register(key: str):
+    def wrap(fn: Renderer) -> Renderer:
+        RENDERERS[key] = fn
+        return fn
+    return wrap
+
+
+def render_png(key: str, view: dict, names: dict, viewer: str | None = None) -> bytes | None:
+    """The PNG for a view, or None when the game has no renderer (yet)."""
+    fn = RENDERERS.get(key)
+    if fn is None:
+        return None
+    return to_png(fn(view, names, viewer))
+
+
+def _load() -> None:
+    here = Path(__file__).parent
+    for name in ("wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm"):
+        if (here / f"{name}.py").exists():
+            importlib.import_module(f"{__name__}.{name}")
+
+
+_load()

@@ -1,0 +1,168 @@
+"""Drawing helpers shared by every renderer: fonts, colours, element symbols, labels, PNG output.
+
+Images are drawn at a size that reads well on a phone (Discord shows attachments about 400–550 px wide
+there), so text is never smaller than about 18 px at the image's native width of 900–1200 px.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+
+BACKGROUND = (246, 241, 230)      # warm paper
+INK = (40, 36, 32)
+MUTED = (120, 112, 100)
+GRID = (190, 180, 160)
+HIGHLIGHT = (255, 196, 0)
+
+# Player colours: distinct hues that stay apart for the common colour-vision deficiencies.
+PLAYER_COLOURS = [
+    (0, 114, 178),    # blue
+    (213, 94, 0),     # vermilion
+    (0, 158, 115),    # bluish green
+    (204, 121, 167),  # reddish purple
+    (230, 159, 0),    # orange
+    (86, 180, 233),   # sky blue
+    (100, 100, 100),  # grey
+    (240, 228, 66),   # yellow
+]
+
+ELEMENT_COLOURS = {
+    "wood": (46, 139, 60),
+    "fire": (214, 48, 39),
+    "earth": (196, 140, 40),
+    "metal": (140, 150, 160),
+    "water": (30, 90, 190),
+}
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def canvas(width: int, height: int, colour=BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGB", (width, height), colour)
+    return img, ImageDraw.Draw(img)
+
+
+def to_png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def text_size(draw: ImageDraw.ImageDraw, text: str, fnt) -> tuple[int, int]:
+    l, t, r, b = draw.textbbox((0, 0), text, font=fnt)
+    return r - l, b - t
+
+
+def text_centered(draw, xy, text, fnt, fill=INK, **kw) -> None:
+    draw.text(xy, text, font=fnt, fill=fill, anchor="mm", **kw)
+
+
+def fit_text(draw, text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12):
+    """The largest font (from ``size`` down) in which ``text`` fits ``max_width``; the text is cut with an
+    ellipsis if even ``min_size`` is too wide (long display names)."""
+    for s in range(size, min_size - 1, -1):
+        f = font(s, bold)
+        if draw.textlength(text, font=f) <= max_width:
+            return text, f
+    f = font(min_size, bold)
+    while text and draw.textlength(text + "…", font=f) > max_width:
+        text = text[:-1]
+    return text + "…", f
+
+
+def contrast(colour) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on ``colour``."""
+    r, g, b = colour[:3]
+    return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else (255, 255, 255)
+
+
+def lighten(colour, amount: float = 0.5):
+    return tuple(int(c + (255 - c) * amount) for c in colour[:3])
+
+
+def darken(colour, amount: float = 0.3):
+    return tuple(int(c * (1 - amount)) for c in colour[:3])
+
+
+def banner(draw, width: int, text: str, colour=INK, height: int = 56, y: int = 0) -> None:
+    """A strip across the top saying whose turn it is or how the game ended."""
+    draw.rectangle([0, y, width, y + height], fill=colour)
+    t, f = fit_text(draw, text, width - 24, 30, bold=True)
+    text_centered(draw, (width // 2, y + height // 2), t, f, fill=contrast(colour))
+
+
+def element_symbol(draw: ImageDraw.ImageDraw, element: str, centre, size: float, fill=None,
+                   outline=None) -> None:
+    """The element as the classic Wu Xing shape, filled with its colour, so colour-blind players can tell
+    them apart too: Wood a tall rectangle (a trunk), Fire a triangle (a flame), Earth a square, Metal a
+    circle, Water waves."""
+    cx, cy = centre
+    col = fill or ELEMENT_COLOURS[element]
+    line = outline or darken(col, 0.35)
+    h = size / 2
+    w = max(2, int(size / 12))
+    if element == "wood":
+        draw.rounded_rectangle([cx - h * 0.42, cy - h, cx + h * 0.42, cy + h], radius=h * 0.2, fill=col,
+                               outline=line, width=w)
+        for k in (-0.4, 0.2):  # rings of the trunk
+            draw.line([cx - h * 0.25, cy + h * k, cx + h * 0.25, cy + h * (k - 0.15)], fill=line, width=w)
+    elif element == "fire":
+        draw.polygon([(cx, cy - h), (cx + h * 0.95, cy + h * 0.85), (cx - h * 0.95, cy + h * 0.85)],
+                     fill=col, outline=line, width=w)
+    elif element == "earth":
+        draw.rectangle([cx - h * 0.82, cy - h * 0.82, cx + h * 0.82, cy + h * 0.82], fill=col, outline=line,
+                       width=w)
+    elif element == "metal":
+        draw.ellipse([cx - h * 0.9, cy - h * 0.9, cx + h * 0.9, cy + h * 0.9], fill=col, outline=line, width=w)
+    elif element == "water":
+        for k, dy in enumerate((-0.5, 0.0, 0.5)):
+            pts = []
+            for i in range(25):
+                x = cx - h * 0.95 + i * (1.9 * h / 24)
+                pts.append((x, cy + h * dy + math.sin(i / 24 * 2 * math.pi * 1.5) * h * 0.18))
+            draw.line(pts, fill=col, width=max(3, int(size / 7)), joint="curve")
+    else:
+        raise ValueError(f"unknown element {element!r}")
+
+
+def pips(draw, centre, size: float, value: int, colour=INK) -> None:
+    """Die pips for 1–6 inside a square of side ``size`` centred on ``centre``."""
+    cx, cy = centre
+    o = size * 0.27
+    spots = {
+        1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+    }[value]
+    r = size * 0.09
+    for dx, dy in spots:
+        x, y = cx + dx * o, cy + dy * o
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+
+
+def die(draw, centre, size: float, value: int, colour=(255, 255, 255), pip_colour=None, outline=INK) -> None:
+    """A six-sided die face."""
+    cx, cy = centre
+    h = size / 2
+    draw.rounded_rectangle([cx - h, cy - h, cx + h, cy + h], radius=size * 0.18, fill=colour, outline=outline,
+                           width=max(2, int(size / 20)))
+    pips(draw, centre, size, value, pip_colour or contrast(colour))
+
+
+def hexagon(centre, size: float, pointy: bool = True) -> list[tuple[float, float]]:
+    """Corner points of a hex of circumradius ``size`` (matches engine.hexgrid.to_pixel)."""
+    cx, cy = centre
+    start = 30 if pointy else 0
+    return [(cx + size * math.cos(math.radians(start + 60 * i)), cy + size * math.sin(math.radians(start + 60 * i)))
+            for i in range(6)]

@@ -6,8 +6,9 @@ generator kept in ``state["rng"]`` (engine.rng), so the seed and the action log 
 
 The public names of a Game are a contract used by tests, the Discord layer, the console, computer players
 and outside checks: ``key``, ``title``, ``min_players``, ``max_players``, ``options``, ``new``, ``to_act``,
-``legal_actions``, ``apply``, ``view``, ``result``, ``dump``, ``load``, ``describe``. ``option_choices``
-(the allowed values of each option) is there for lobbies that offer the options as choices.
+``legal_actions``, ``apply``, ``view``, ``result``, ``dump``, ``load``, ``describe``. Beside them,
+``option_choices`` (the allowed values of each option) serves lobbies that offer options as choices, and
+``private_actions`` tells front ends when a seat's legal actions must be offered privately.
 
 A subclass writes ``setup`` (fill a new state), ``play`` (mutate a copy for one legal action, raising
 IllegalAction otherwise) and the read-only functions; the base class does the checks every game shares.
@@ -89,6 +90,11 @@ class Game:
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return f"{seat}: {action}"
+
+    def private_actions(self, state: State, seat: str) -> bool:
+        """True when this seat's legal actions show what only it may know (its hand, its secret pick):
+        front ends then offer them only privately (an ephemeral picker), never as public buttons."""
+        return False
 
     # ----- changing a game -------------------------------------------------------------------------------
     def apply(self, state: State, seat: str, action: str) -> State:

@@ -8,8 +8,8 @@ can never show more than its viewer may know.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PIL import Image
 

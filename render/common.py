@@ -126,7 +126,7 @@ def element_symbol(draw: ImageDraw.ImageDraw, element: str, centre, size: float,
     elif element == "metal":
         draw.ellipse([cx - h * 0.9, cy - h * 0.9, cx + h * 0.9, cy + h * 0.9], fill=col, outline=line, width=w)
     elif element == "water":
-        for k, dy in enumerate((-0.5, 0.0, 0.5)):
+        for dy in (-0.5, 0.0, 0.5):
             pts = []
             for i in range(25):
                 x = cx - h * 0.95 + i * (1.9 * h / 24)

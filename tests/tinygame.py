@@ -35,6 +35,9 @@ class Pebbles(Game):
             return "You have already bid this round; waiting for the others."
         return "It is not your turn."
 
+    def private_actions(self, state, seat):
+        return state["phase"] == "bid"   # a secret bid is chosen privately
+
     def legal_actions(self, state, seat):
         if seat not in self.to_act(state):
             return []
@@ -94,7 +97,8 @@ class Pebbles(Game):
                 bids = ", ".join(f"{s} {b}" for s, b in after["last_bids"].items())
                 return f"{seat} bids. Revealed: {bids}; the die shows {after['die']}."
             return f"{seat} bids."
-        return f"{seat} {'keeps' if action == 'keep' else 'rerolls and keeps'} {after['scores'][seat] - before['scores'][seat]}."
+        gained = after["scores"][seat] - before["scores"][seat]
+        return f"{seat} {'keeps' if action == 'keep' else 'rerolls and keeps'} {gained}."
 
 
 PEBBLES = register(Pebbles())

@@ -1,0 +1,69 @@
+"""Teahouse: play five tabletop games by chat in Discord — or at the console table without a token.
+
+    python bot.py              # Discord when DISCORD_TOKEN is set (in .env or the environment), else the console
+    python bot.py --console    # the console table even when a token is set
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+ROOT = Path(__file__).resolve().parent
+DEFAULT_DB = ROOT / "data" / "teahouse.db"
+DEFAULT_CONSOLE_DB = ROOT / "data" / "console.db"
+
+log = logging.getLogger("teahouse")
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+
+
+async def run_console(db_path: Path, out_dir: Path, stream=None) -> None:
+    from table import Store, TableService
+    from table.console import run
+
+    async with Store(db_path) as store:
+        await run(TableService(store), stream=stream, out_dir=out_dir)
+
+
+def main(argv: list[str] | None = None) -> int:
+    load_dotenv(ROOT / ".env")
+    parser = argparse.ArgumentParser(description="Teahouse: tabletop games in Discord, or at the console.")
+    parser.add_argument("--console", action="store_true", help="run the console table even with a token")
+    parser.add_argument("--db", help="SQLite database file (default: TEAHOUSE_DB or data/teahouse.db; "
+                                     "the console uses data/console.db)")
+    parser.add_argument("--out", default=os.getenv("TEAHOUSE_OUT", "out"),
+                        help="where the console writes images (default: out/)")
+    args = parser.parse_args(argv)
+    configure_logging(os.getenv("LOG_LEVEL", "WARNING" if args.console else "INFO"))
+    token = os.getenv("DISCORD_TOKEN", "").strip()
+
+    if args.console or not token:
+        if not args.console:
+            print("No DISCORD_TOKEN set: starting the console table. (Put a token in .env to run the Discord bot.)")
+        db = Path(args.db or os.getenv("TEAHOUSE_CONSOLE_DB") or DEFAULT_CONSOLE_DB)
+        try:
+            asyncio.run(run_console(db, Path(args.out)))
+        except KeyboardInterrupt:
+            pass
+        return 0
+
+    from cogs.runner import run_discord
+
+    db = Path(args.db or os.getenv("TEAHOUSE_DB") or DEFAULT_DB)
+    guild = os.getenv("DEV_GUILD_ID", "").strip() or None
+    return run_discord(token, db, dev_guild=guild)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,526 @@
+"""The table service: lobby, seats, turns, permissions and locking between front ends and the engine.
+
+Platform-neutral (no discord import): the Discord cogs and the console call the same methods and send the
+Replies they get back. The engine is the only judge of rules; this layer decides who may do what at a
+table, keeps one lock per channel so moves apply one at a time, and stores every change through the Store
+(one transaction per move, version-checked).
+
+Seats are user ids (Discord snowflakes, or names at the console). Engine log lines name seats by id; the
+service swaps in display names when it shows them. Nothing here logs an action's text: a secret pick must
+never reach a log line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from engine import GAMES, Game, IllegalAction
+from render import render_png
+
+from .replies import Picture, Private, Reply, Turn, User, Where
+from .store import ChannelBusy, GameRow, Seat, Store, VersionConflict
+
+log = logging.getLogger("teahouse.table")
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
+BOT_PREFIX = "cpu-"
+MAX_BOT_STEPS = 2000
+HISTORY_PAGE = 15
+
+
+class TableService:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
+                 idle_abandon_seconds: float = 24 * 3600, render: bool = True):
+        self.store = store
+        self.clock = clock
+        self.idle_abandon_seconds = idle_abandon_seconds
+        self.render = render
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, channel: str) -> asyncio.Lock:
+        return self._locks.setdefault(channel, asyncio.Lock())
+
+    # ----- helpers ---------------------------------------------------------------------------------------
+    @staticmethod
+    def game_of(key: str) -> Game | None:
+        return GAMES.get(key)
+
+    @staticmethod
+    def names_in(text: str, names: dict[str, str]) -> str:
+        """Replace seat ids in an engine line with display names."""
+        if not names:
+            return text
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
+                             + r")(?![\w-])")
+        return pattern.sub(lambda m: names[m.group(1)], text)
+
+    def _state(self, row: GameRow):
+        game = GAMES[row.game]
+        return game, game.load(row.state)
+
+    async def _image(self, row: GameRow, game: Game, state, viewer: str | None) -> Picture | None:
+        if not self.render:
+            return None
+        view = game.view(state, viewer)
+        data = await asyncio.to_thread(render_png, row.game, view, row.names, viewer)
+        if data is None:
+            return None
+        who = "table" if viewer is None else "private"
+        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", data)
+
+    def turn(self, row: GameRow, game: Game, state) -> Turn:
+        acting = game.to_act(state)
+        turn = Turn(row.id, row.game, row.version, acting)
+        simultaneous = len(acting) > 1
+        for seat in acting:
+            if simultaneous or game.private_actions(state, seat):
+                turn.private_seats.append(seat)
+            else:
+                turn.public_actions[seat] = game.legal_actions(state, seat)
+        return turn
+
+    def _result_text(self, row: GameRow, game: Game, state) -> str:
+        res = game.result(state)
+        names = row.names
+        winners = [names.get(w, w) for w in res["winners"]]
+        scores = ", ".join(f"{names.get(s, s)} {v}" for s, v in
+                           sorted(res["scores"].items(), key=lambda kv: -kv[1]))
+        if len(winners) == 1:
+            head = f"🏆 {winners[0]} wins!"
+        else:
+            head = "🏆 Shared victory: " + " and ".join(winners) + "!"
+        return f"**Game over.** {head} Scores: {scores}."
+
+    def _waiting_text(self, row: GameRow, acting: list[str]) -> str:
+        names = row.names
+        who = ", ".join(names.get(s, s) for s in acting)
+        if len(acting) > 1:
+            return f"Waiting for {who} to choose."
+        return f"{who} to play."
+
+    async def _require(self, where: Where, user: User, *, statuses=("lobby", "running")) -> GameRow | Reply:
+        row = await self.store.open_game(where.channel)
+        if row is None or row.status not in statuses:
+            if row is None:
+                return Reply.fail(user.id, "There is no game in this channel. Open one with `/game new`.")
+            if row.status == "lobby":
+                return Reply.fail(user.id, "The game has not started yet: the host starts it with `/game start`.",
+                                  game_id=row.id)
+            return Reply.fail(user.id, "The game here has already started.", game_id=row.id)
+        return row
+
+    def _lobby_reply(self, row: GameRow, text: str) -> Reply:
+        game = GAMES[row.game]
+        names = row.names
+        seats = "\n".join(f"{i + 1}. {s.name}{' (computer)' if s.is_bot else ''}"
+                          f"{' — host' if s.user_id == row.host else ''}" for i, s in enumerate(row.seats))
+        opts = ", ".join(f"{k}: {_show(v)}" for k, v in row.options.items()) or "none"
+        need = game.players_message()
+        body = (f"{text}\n**{game.title}** — table open in this channel. {need}\n"
+                f"Seated:\n{seats}\nOptions: {opts}\n"
+                f"Join with `/game join`; {names.get(row.host, row.host)} starts with `/game start`.")
+        return Reply(text=body, game_id=row.id, version=row.version, status=row.status)
+
+    # ----- the lobby -------------------------------------------------------------------------------------
+    async def open_table(self, where: Where, user: User, game_key: str, options: dict | None = None) -> Reply:
+        game = self.game_of(game_key)
+        if game is None:
+            known = ", ".join(sorted(k for k in GAMES))
+            return Reply.fail(user.id, f"There is no game called '{game_key}'. Games: {known}.")
+        try:
+            opts = game.check_options(options)
+        except IllegalAction as e:
+            return Reply.fail(user.id, str(e))
+        async with self.lock(where.channel):
+            existing = await self.store.open_game(where.channel)
+            if existing is not None:
+                return self._busy(user, existing)
+            try:
+                row = await self.store.create_game(guild=where.guild, channel=where.channel, game=game.key,
+                                                   options=opts, host=Seat(user.id, user.name), now=self.clock())
+            except ChannelBusy:
+                return self._busy(user, await self.store.open_game(where.channel))
+        log.info("game %s: %s opened a %s table", row.id, user.id, game.key)
+        return self._lobby_reply(row, f"{user.name} opened a table.")
+
+    def _busy(self, user: User, row: GameRow | None) -> Reply:
+        if row is None:
+            return Reply.fail(user.id, "Another game was just opened here; try again.")
+        title = GAMES[row.game].title if row.game in GAMES else row.game
+        state = "waiting in the lobby" if row.status == "lobby" else "being played"
+        return Reply.fail(user.id, f"This channel already has a game of {title} {state}. Finish it, or the host "
+                                   "can `/game abandon` it, before opening another (or use another channel).",
+                          game_id=row.id)
+
+    async def join(self, where: Where, user: User) -> Reply:
+        async with self.lock(where.channel):
+            row = await self._require(where, user, statuses=("lobby",))
+            if isinstance(row, Reply):
+                return row
+            game = GAMES[row.game]
+            if row.seat_of(user.id):
+                return Reply.fail(user.id, "You are already seated at this table.", game_id=row.id)
+            if len(row.seats) >= game.max_players:
+                return Reply.fail(user.id, f"The table is full ({game.max_players} players).", game_id=row.id)
+            seats = row.seats + [Seat(user.id, user.name)]
+            row = await self._update_lobby(row, seats=seats)
+            if isinstance(row, Reply):
+                return Reply.fail(user.id, "The table changed as you joined; try again.")
+        return self._lobby_reply(row, f"{user.name} joined.")
+
+    async def add_bot(self, where: Where, user: User) -> Reply:
+        async with self.lock(where.channel):
+            row = await self._require(where, user, statuses=("lobby",))
+            if isinstance(row, Reply):
+                return row
+            if user.id != row.host:
+                return Reply.fail(user.id, "Only the host can add a computer player.", game_id=row.id)
+            game = GAMES[row.game]
+            if len(row.seats) >= game.max_players:
+                return Reply.fail(user.id, f"The table is full ({game.max_players} players).", game_id=row.id)
+            n = 1 + sum(1 for s in row.seats if s.is_bot)
+            while any(s.user_id == f"{BOT_PREFIX}{n}" for s in row.seats):
+                n += 1
+            seats = row.seats + [Seat(f"{BOT_PREFIX}{n}", f"Computer {n}", True)]
+            row = await self._update_lobby(row, seats=seats)
+            if isinstance(row, Reply):
+                return Reply.fail(user.id, "The table changed meanwhile; try again.")
+        return self._lobby_reply(row, f"{user.name} added a computer player.")
+
+    async def leave(self, where: Where, user: User) -> Reply:
+        async with self.lock(where.channel):
+            row = await self.store.open_game(where.channel)
+            if row is None:
+                return Reply.fail(user.id, "There is no game in this channel.")
+            if row.status == "running":
+                return Reply.fail(user.id, "The game is under way; players cannot leave a running game. "
+                                           "The host can `/game abandon` it.", game_id=row.id)
+            if not row.seat_of(user.id):
+                return Reply.fail(user.id, "You are not seated at this table.", game_id=row.id)
+            seats = [s for s in row.seats if s.user_id != user.id]
+            humans = [s for s in seats if not s.is_bot]
+            if not humans:
+                row = await self.store.update_lobby(row, seats=seats, options=row.options, host=row.host,
+                                                    now=self.clock(), status="abandoned")
+                return Reply(text=f"{user.name} left; the table is closed.", game_id=row.id, status=row.status)
+            was_host = row.host == user.id
+            host = humans[0].user_id if was_host else row.host
+            row = await self._update_lobby(row, seats=seats, host=host)
+            if isinstance(row, Reply):
+                return Reply.fail(user.id, "The table changed meanwhile; try again.")
+        note = f" {row.names[host]} is the host now." if was_host else ""
+        return self._lobby_reply(row, f"{user.name} left.{note}")
+
+    async def set_option(self, where: Where, user: User, name: str, value: str) -> Reply:
+        async with self.lock(where.channel):
+            row = await self._require(where, user, statuses=("lobby",))
+            if isinstance(row, Reply):
+                return row
+            if user.id != row.host:
+                return Reply.fail(user.id, "Only the host can change the table options.", game_id=row.id)
+            game = GAMES[row.game]
+            if name not in game.options:
+                known = ", ".join(game.options) or "none"
+                return Reply.fail(user.id, f"{game.title} has no option '{name}'. Options: {known}.", game_id=row.id)
+            try:
+                parsed = parse_option(game.options[name], value)
+                options = game.check_options({**row.options, name: parsed})
+            except (IllegalAction, ValueError) as e:
+                return Reply.fail(user.id, str(e), game_id=row.id)
+            row = await self._update_lobby(row, options=options)
+            if isinstance(row, Reply):
+                return Reply.fail(user.id, "The table changed meanwhile; try again.")
+        return self._lobby_reply(row, f"{user.name} set {name} to {_show(options[name])}.")
+
+    async def _update_lobby(self, row: GameRow, *, seats=None, options=None, host=None) -> GameRow | Reply:
+        try:
+            return await self.store.update_lobby(row, seats=row.seats if seats is None else seats,
+                                                 options=row.options if options is None else options,
+                                                 host=row.host if host is None else host, now=self.clock())
+        except VersionConflict:
+            return Reply(ok=False)
+
+    async def start(self, where: Where, user: User, shuffle: bool = False) -> Reply:
+        async with self.lock(where.channel):
+            row = await self._require(where, user, statuses=("lobby",))
+            if isinstance(row, Reply):
+                return row
+            if user.id != row.host:
+                return Reply.fail(user.id, f"Only the host ({row.names[row.host]}) can start the game.",
+                                  game_id=row.id)
+            game = GAMES[row.game]
+            if not game.min_players <= len(row.seats) <= game.max_players:
+                return Reply.fail(user.id, f"{game.players_message()} {len(row.seats)} seated so far.",
+                                  game_id=row.id)
+            seats = list(row.seats)
+            if shuffle:
+                random.SystemRandom().shuffle(seats)
+            seed = secrets.randbits(62)
+            try:
+                state = game.new([s.user_id for s in seats], seed, row.options)
+            except IllegalAction as e:
+                return Reply.fail(user.id, str(e), game_id=row.id)
+            try:
+                row = await self.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
+                                                  now=self.clock())
+            except VersionConflict:
+                return Reply.fail(user.id, "The table changed as you started; try again.", game_id=row.id)
+            order = ", ".join(s.name for s in seats)
+            lines = [f"{game.title} begins! Seat order: {order}."]
+            row, state, bot_lines = await self._run_bots(row, game, state)
+        log.info("game %s: started with %d seats", row.id, len(seats))
+        return await self._after_change(row, game, state, lines + bot_lines)
+
+    # ----- playing ---------------------------------------------------------------------------------------
+    async def act(self, where: Where, user: User, action: str, version: int | None = None) -> Reply:
+        async with self.lock(where.channel):
+            row = await self._require(where, user, statuses=("running",))
+            if isinstance(row, Reply):
+                return row
+            game, state = self._state(row)
+            if version is not None and version != row.version:
+                reply = Reply.fail(user.id, "This has moved on since that message; here is where the game stands.",
+                                   game_id=row.id, version=row.version, status=row.status, stale=True)
+                reply.turn = self.turn(row, game, state)
+                reply.private[0].text += " " + self._waiting_text(row, reply.turn.to_act)
+                return reply
+            if not row.seat_of(user.id):
+                return Reply.fail(user.id, "You are not playing in this game; spectators can follow it with "
+                                           "`/game status`.", game_id=row.id)
+            text = " ".join(str(action).split())
+            try:
+                new = game.apply(state, user.id, text)
+            except IllegalAction as e:
+                return Reply.fail(user.id, str(e), game_id=row.id, version=row.version)
+            moves = [(user.id, text, game.describe(state, user.id, text, new))]
+            state = new
+            row, state, _ = await self._record(row, game, state, moves)
+            if isinstance(row, Reply):
+                return Reply.fail(user.id, "Someone else moved at the same moment, so your move was not "
+                                           "applied. Look at the game again and retry.")
+            lines = [self.names_in(moves[0][2], row.names)]
+            row, state, bot_lines = await self._run_bots(row, game, state)
+        log.info("game %s: move %s by %s", row.id, row.version, user.id)
+        return await self._after_change(row, game, state, lines + bot_lines)
+
+    async def _record(self, row: GameRow, game: Game, state, moves):
+        status = "finished" if game.result(state) is not None else "running"
+        try:
+            row = await self.store.record_moves(row, moves, game.dump(state), now=self.clock(), status=status)
+        except VersionConflict:
+            return Reply(ok=False), state, []
+        return row, state, []
+
+    async def _run_bots(self, row: GameRow, game: Game, state):
+        """Let computer seats take their decisions until a human must act or the game ends."""
+        bots = {s.user_id for s in row.seats if s.is_bot}
+        lines: list[str] = []
+        if not bots:
+            return row, state, lines
+        moves = []
+        for step in range(MAX_BOT_STEPS):
+            if game.result(state) is not None:
+                break
+            waiting = [s for s in game.to_act(state) if s in bots]
+            if not waiting:
+                break
+            seat = waiting[0]
+            rnd = random.Random(f"{row.id}:{row.version}:{step}")
+            action = rnd.choice(game.legal_actions(state, seat))
+            new = game.apply(state, seat, action)
+            moves.append((seat, action, game.describe(state, seat, action, new)))
+            state = new
+        if moves:
+            recorded, state, _ = await self._record(row, game, state, moves)
+            if isinstance(recorded, Reply):  # another process moved: keep what is stored
+                fresh = await self.store.game(row.id)
+                return fresh, GAMES[fresh.game].load(fresh.state), []
+            row = recorded
+            lines = [self.names_in(line, row.names) for _, _, line in moves]
+        return row, state, lines
+
+    async def _after_change(self, row: GameRow, game: Game, state, lines: list[str]) -> Reply:
+        """The public message after a change: what happened, the image, and who acts next."""
+        reply = Reply(game_id=row.id, version=row.version, status=row.status, log=lines)
+        humans = {s.user_id for s in row.seats if not s.is_bot}
+        if row.status == "finished":
+            tail = self._result_text(row, game, state)
+        else:
+            reply.turn = self.turn(row, game, state)
+            reply.mention = [s for s in reply.turn.to_act if s in humans]
+            tail = self._waiting_text(row, reply.turn.to_act)
+        shown = lines[-8:]
+        if len(lines) > 8:
+            shown = [f"… {len(lines) - 8} earlier moves (see `/game history`)"] + shown
+        reply.text = "\n".join(shown + [tail])
+        reply.image = await self._image(row, game, state, None)
+        return reply
+
+    async def prompt(self, where: Where, user: User) -> Reply:
+        """The caller's own decision now, privately: their legal actions (and their private image)."""
+        row = await self._require(where, user, statuses=("running",))
+        if isinstance(row, Reply):
+            return row
+        game, state = self._state(row)
+        turn = self.turn(row, game, state)
+        if not row.seat_of(user.id):
+            return Reply.fail(user.id, "You are not playing in this game.", game_id=row.id, turn=turn,
+                              version=row.version)
+        if user.id not in turn.to_act:
+            return Reply.fail(user.id, f"{game.waiting_message(state, user.id)} "
+                                       f"{self._waiting_text(row, turn.to_act)}", game_id=row.id, turn=turn,
+                              version=row.version)
+        actions = game.legal_actions(state, user.id)
+        reply = Reply(game_id=row.id, version=row.version, status=row.status, turn=turn)
+        reply.private.append(Private(user.id, "Your choices: " + "; ".join(actions),
+                                     await self._image(row, game, state, user.id)))
+        turn.public_actions = {**turn.public_actions, user.id: actions}  # for this caller only
+        return reply
+
+    async def legal(self, where: Where, user: User) -> list[str]:
+        """The caller's legal actions now (for autocomplete); empty when they have none."""
+        row = await self.store.open_game(where.channel)
+        if row is None or row.status != "running" or not row.seat_of(user.id):
+            return []
+        game, state = self._state(row)
+        if user.id not in game.to_act(state):
+            return []
+        return game.legal_actions(state, user.id)
+
+    # ----- looking ---------------------------------------------------------------------------------------
+    async def status(self, where: Where, user: User) -> Reply:
+        row = await self.store.latest_game(where.channel)
+        if row is None:
+            return Reply.fail(user.id, "There is no game in this channel. Open one with `/game new`.")
+        if row.status == "lobby":
+            return self._lobby_reply(row, "")
+        game = GAMES[row.game]
+        if row.state is None:
+            return Reply(text=f"The {game.title} table here was closed before it started.", game_id=row.id,
+                         status=row.status)
+        state = game.load(row.state)
+        entries = await self.store.log(row.id, offset=max(0, await self.store.log_length(row.id) - 5))
+        lines = [self.names_in(e.line, row.names) for e in entries]
+        if row.status == "finished":
+            tail = self._result_text(row, game, state)
+        elif row.status == "abandoned":
+            tail = "This game was abandoned."
+        else:
+            tail = self._waiting_text(row, game.to_act(state))
+        reply = Reply(text="\n".join([f"**{game.title}** — move {len(lines) and entries[-1].seq}"] + lines + [tail]),
+                      game_id=row.id, version=row.version, status=row.status)
+        if row.status == "running":
+            reply.turn = self.turn(row, game, state)
+        reply.image = await self._image(row, game, state, None)
+        return reply
+
+    async def hand(self, where: Where, user: User) -> Reply:
+        row = await self.store.latest_game(where.channel)
+        if row is None or row.state is None:
+            return Reply.fail(user.id, "There is no game under way in this channel.")
+        if not row.seat_of(user.id):
+            return Reply.fail(user.id, "You are not playing in this game, so you have no hand here.",
+                              game_id=row.id)
+        game = GAMES[row.game]
+        state = game.load(row.state)
+        view = game.view(state, user.id)
+        text = f"Your private view of {game.title}" + (
+            ": it is your decision now." if user.id in game.to_act(state) else ".")
+        actions = game.legal_actions(state, user.id) if user.id in game.to_act(state) else []
+        if actions:
+            text += "\nYour choices: " + "; ".join(actions[:40]) + (" …" if len(actions) > 40 else "")
+        hidden = {k: v for k, v in view.items() if k in ("hand", "my_choice", "choice", "my_bid", "secret")}
+        if hidden:
+            text += "\n" + ", ".join(f"{k}: {_show(v)}" for k, v in hidden.items())
+        return Reply(game_id=row.id, version=row.version, status=row.status,
+                     private=[Private(user.id, text, await self._image(row, game, state, user.id))])
+
+    async def history(self, where: Where, user: User, page: int = 1) -> Reply:
+        row = await self.store.latest_game(where.channel)
+        if row is None:
+            return Reply.fail(user.id, "There is no game in this channel.")
+        total = await self.store.log_length(row.id)
+        pages = max(1, -(-total // HISTORY_PAGE))
+        if not 1 <= page <= pages:
+            return Reply.fail(user.id, f"There {'is' if pages == 1 else 'are'} {pages} page"
+                                       f"{'' if pages == 1 else 's'} of history; ask for 1 to {pages}.")
+        entries = await self.store.log(row.id, offset=(page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE)
+        title = GAMES[row.game].title if row.game in GAMES else row.game
+        body = [f"{e.seq}. {self.names_in(e.line, row.names)}" for e in entries] or ["No moves yet."]
+        text = "\n".join([f"**{title}** history — page {page} of {pages}"] + body)
+        return Reply(game_id=row.id, private=[Private(user.id, text)])
+
+    def rules(self, game_key: str) -> str | None:
+        game = self.game_of(game_key)
+        if game is None:
+            return None
+        path = RULES_DIR / f"{game.key}.md"
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+        return f"{game.title}: {game.players_message()}"
+
+    # ----- ending ----------------------------------------------------------------------------------------
+    async def abandon(self, where: Where, user: User, confirm: bool = False) -> Reply:
+        async with self.lock(where.channel):
+            row = await self.store.open_game(where.channel)
+            if row is None:
+                return Reply.fail(user.id, "There is no game in this channel to abandon.")
+            idle = self.clock() - row.updated_at
+            seated = row.seat_of(user.id) is not None
+            if user.id != row.host:
+                if not seated:
+                    return Reply.fail(user.id, "Only the host or, once the table is idle, a seated player can "
+                                               "abandon this game.", game_id=row.id)
+                if idle < self.idle_abandon_seconds:
+                    wait = _duration(self.idle_abandon_seconds - idle)
+                    return Reply.fail(user.id, f"Only the host can abandon an active game. If nobody moves for "
+                                               f"{wait} more, any seated player can.", game_id=row.id)
+            if not confirm:
+                return Reply(game_id=row.id, version=row.version, status=row.status,
+                             private=[Private(user.id, "Abandon this game for everyone? It cannot be undone. "
+                                                       "Confirm to go ahead.")])
+            row = await self.store.set_status(row, "abandoned", now=self.clock())
+        log.info("game %s: abandoned by %s", row.id, user.id)
+        title = GAMES[row.game].title if row.game in GAMES else row.game
+        return Reply(text=f"{user.name} abandoned the game of {title}. The channel is free for a new one.",
+                     game_id=row.id, version=row.version, status=row.status)
+
+
+def parse_option(default, text: str):
+    """A table option's text as the type of its default value."""
+    text = str(text).strip()
+    if isinstance(default, bool):
+        low = text.lower()
+        if low in ("on", "true", "yes", "1"):
+            return True
+        if low in ("off", "false", "no", "0"):
+            return False
+        raise ValueError(f"Say on or off, not '{text}'.")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"'{text}' is not a whole number.") from None
+    return text
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list):
+        return ", ".join(_show(v) for v in value)
+    return str(value)
+
+
+def _duration(seconds: float) -> str:
+    minutes = int(seconds // 60) + 1
+    if minutes < 120:
+        return f"{minutes} minutes"
+    return f"{minutes // 60} hours"

@@ -1,0 +1,345 @@
+"""SQLite storage for tables (aiosqlite): games, their seats and an append-only action log.
+
+- The schema is versioned by ``PRAGMA user_version`` and upgraded by the ordered MIGRATIONS on open.
+- WAL mode (readers do not block the writer) and foreign keys on.
+- At most one unfinished game (lobby or running) per channel: a partial unique index says so, so even two
+  bot processes cannot open two.
+- Every change of a game is one transaction guarded by an optimistic version check: the write names the
+  version it read, and if another writer got there first nothing is written and ``VersionConflict`` is
+  raised. A crash mid-move leaves the previous state, because the state and its log row commit together.
+- The action log cannot be changed or deleted (triggers), only appended to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiosqlite
+
+OPEN_STATUSES = ("lobby", "running")
+
+MIGRATIONS: list[str] = [
+    # 1: games, seats, the action log
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild       TEXT,
+        channel     TEXT NOT NULL,
+        game        TEXT NOT NULL,
+        options     TEXT NOT NULL DEFAULT '{}',
+        status      TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
+        host        TEXT NOT NULL,
+        seed        INTEGER,
+        state       TEXT,
+        version     INTEGER NOT NULL DEFAULT 0,
+        created_at  REAL NOT NULL,
+        updated_at  REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel) WHERE status IN ('lobby', 'running');
+    CREATE INDEX games_by_guild ON games (guild, status);
+    CREATE TABLE seats (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        position  INTEGER NOT NULL,
+        user_id   TEXT NOT NULL,
+        name      TEXT NOT NULL,
+        is_bot    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE TABLE actions (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq      INTEGER NOT NULL,
+        seat     TEXT NOT NULL,
+        action   TEXT NOT NULL,
+        line     TEXT NOT NULL,
+        at       REAL NOT NULL,
+        UNIQUE (game_id, seq)
+    );
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
+    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+        WHEN (SELECT status FROM games WHERE id = OLD.game_id) IS NOT NULL
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
+    """,
+    # 2: where the latest public prompt of a game was posted (front ends edit or reference it)
+    """
+    ALTER TABLE games ADD COLUMN message_ref TEXT;
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class VersionConflict(Exception):
+    """Someone else changed the game after it was read; nothing was written."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has an unfinished game."""
+
+
+@dataclass
+class Seat:
+    user_id: str
+    name: str
+    is_bot: bool = False
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild: str | None
+    channel: str
+    game: str
+    options: dict
+    status: str
+    host: str
+    seed: int | None
+    state: str | None
+    version: int
+    created_at: float
+    updated_at: float
+    message_ref: str | None = None
+    seats: list[Seat] = field(default_factory=list)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.user_id: s.name for s in self.seats}
+
+    def seat_of(self, user_id: str) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass
+class LogEntry:
+    seq: int
+    seat: str
+    action: str
+    line: str
+    at: float
+
+
+class Store:
+    """One aiosqlite connection; a lock keeps one transaction at a time on it."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self.db: aiosqlite.Connection | None = None
+        self._tx = asyncio.Lock()
+
+    async def open(self) -> Store:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = await aiosqlite.connect(self.path, isolation_level=None)  # we issue BEGIN ourselves
+        self.db.row_factory = aiosqlite.Row
+        await self.db.execute("PRAGMA journal_mode=WAL")
+        await self.db.execute("PRAGMA foreign_keys=ON")
+        await self.db.execute("PRAGMA busy_timeout=5000")
+        await self.migrate()
+        return self
+
+    async def close(self) -> None:
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+    async def __aenter__(self) -> Store:
+        return await self.open()
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    # ----- schema ----------------------------------------------------------------------------------------
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            return (await cur.fetchone())[0]
+
+    async def migrate(self, target: int = SCHEMA_VERSION) -> int:
+        """Bring the schema up to ``target``; each step commits with its new version number."""
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise RuntimeError(f"database schema {current} is newer than this Teahouse ({SCHEMA_VERSION})")
+        for version in range(current + 1, target + 1):
+            async with self._tx:
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _statements(MIGRATIONS[version - 1]):
+                        await self.db.execute(statement)
+                    await self.db.execute(f"PRAGMA user_version = {version}")
+                    await self.db.execute("COMMIT")
+                except BaseException:
+                    await self.db.execute("ROLLBACK")
+                    raise
+        return await self.schema_version()
+
+    # ----- reading ---------------------------------------------------------------------------------------
+    async def _row(self, sql: str, args: tuple) -> GameRow | None:
+        async with self.db.execute(sql, args) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        game = GameRow(
+            id=row["id"], guild=row["guild"], channel=row["channel"], game=row["game"],
+            options=json.loads(row["options"]), status=row["status"], host=row["host"], seed=row["seed"],
+            state=row["state"], version=row["version"], created_at=row["created_at"],
+            updated_at=row["updated_at"], message_ref=row["message_ref"],
+        )
+        async with self.db.execute(
+            "SELECT user_id, name, is_bot FROM seats WHERE game_id = ? ORDER BY position", (game.id,)
+        ) as cur:
+            game.seats = [Seat(r["user_id"], r["name"], bool(r["is_bot"])) for r in await cur.fetchall()]
+        return game
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return await self._row("SELECT * FROM games WHERE id = ?", (game_id,))
+
+    async def open_game(self, channel: str) -> GameRow | None:
+        """The unfinished game of a channel, if any."""
+        return await self._row(
+            "SELECT * FROM games WHERE channel = ? AND status IN ('lobby', 'running')", (channel,)
+        )
+
+    async def latest_game(self, channel: str) -> GameRow | None:
+        """The channel's unfinished game, else its most recently ended one."""
+        return await self._row(
+            "SELECT * FROM games WHERE channel = ? ORDER BY (status IN ('lobby', 'running')) DESC, id DESC "
+            "LIMIT 1", (channel,)
+        )
+
+    async def games(self, status: tuple[str, ...] = OPEN_STATUSES, guild: str | None = None) -> list[GameRow]:
+        marks = ",".join("?" * len(status))
+        sql = f"SELECT id FROM games WHERE status IN ({marks})"
+        args: tuple = tuple(status)
+        if guild is not None:
+            sql += " AND guild = ?"
+            args += (guild,)
+        async with self.db.execute(sql + " ORDER BY id", args) as cur:
+            ids = [r[0] for r in await cur.fetchall()]
+        return [await self.game(i) for i in ids]
+
+    async def log(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[LogEntry]:
+        async with self.db.execute(
+            "SELECT seq, seat, action, line, at FROM actions WHERE game_id = ? ORDER BY seq LIMIT ? OFFSET ?",
+            (game_id, limit, offset),
+        ) as cur:
+            return [LogEntry(r["seq"], r["seat"], r["action"], r["line"], r["at"]) for r in await cur.fetchall()]
+
+    async def log_length(self, game_id: int) -> int:
+        async with self.db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)) as cur:
+            return (await cur.fetchone())[0]
+
+    # ----- writing ---------------------------------------------------------------------------------------
+    async def _transaction(self, work):
+        async with self._tx:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                result = await work()
+                await self.db.execute("COMMIT")
+                return result
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    async def create_game(self, *, guild: str | None, channel: str, game: str, options: dict, host: Seat,
+                          now: float) -> GameRow:
+        async def work():
+            try:
+                cur = await self.db.execute(
+                    "INSERT INTO games (guild, channel, game, options, status, host, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                    (guild, channel, game, json.dumps(options), host.user_id, now, now),
+                )
+            except aiosqlite.IntegrityError as e:
+                raise ChannelBusy(channel) from e
+            gid = cur.lastrowid
+            await self.db.execute(
+                "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, 0, ?, ?, ?)",
+                (gid, host.user_id, host.name, int(host.is_bot)),
+            )
+            return gid
+
+        return await self.game(await self._transaction(work))
+
+    async def update_lobby(self, game: GameRow, *, seats: list[Seat], options: dict, host: str, now: float,
+                           status: str = "lobby") -> GameRow:
+        """Replace a lobby's seats, options and host (version-checked)."""
+        async def work():
+            await self._bump(game, now, status=status, options=json.dumps(options), host=host)
+            await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game.id,))
+            for i, s in enumerate(seats):
+                await self.db.execute(
+                    "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
+                    (game.id, i, s.user_id, s.name, int(s.is_bot)),
+                )
+
+        await self._transaction(work)
+        return await self.game(game.id)
+
+    async def start_game(self, game: GameRow, *, seats: list[Seat], seed: int, state: str, now: float) -> GameRow:
+        async def work():
+            await self._bump(game, now, status="running", seed=seed, state=state)
+            await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game.id,))
+            for i, s in enumerate(seats):
+                await self.db.execute(
+                    "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
+                    (game.id, i, s.user_id, s.name, int(s.is_bot)),
+                )
+
+        await self._transaction(work)
+        return await self.game(game.id)
+
+    async def record_moves(self, game: GameRow, moves: list[tuple[str, str, str]], state: str, *, now: float,
+                           status: str = "running") -> GameRow:
+        """Append ``moves`` (seat, action, log line) and store the state they lead to, all or nothing."""
+        async def work():
+            await self._bump(game, now, status=status, state=state)
+            async with self.db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game.id,)
+            ) as cur:
+                seq = (await cur.fetchone())[0]
+            for seat, action, line in moves:
+                seq += 1
+                await self.db.execute(
+                    "INSERT INTO actions (game_id, seq, seat, action, line, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game.id, seq, seat, action, line, now),
+                )
+
+        await self._transaction(work)
+        return await self.game(game.id)
+
+    async def set_status(self, game: GameRow, status: str, *, now: float) -> GameRow:
+        await self._transaction(lambda: self._bump(game, now, status=status))
+        return await self.game(game.id)
+
+    async def set_message_ref(self, game_id: int, ref: str | None) -> None:
+        """Where the latest prompt was posted. Not part of the game: no version bump."""
+        async def work():
+            await self.db.execute("UPDATE games SET message_ref = ? WHERE id = ?", (ref, game_id))
+        await self._transaction(work)
+
+    async def _bump(self, game: GameRow, now: float, **columns) -> None:
+        sets = ", ".join(f"{k} = ?" for k in columns)
+        cur = await self.db.execute(
+            f"UPDATE games SET {sets}, version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+            (*columns.values(), now, game.id, game.version),
+        )
+        if cur.rowcount != 1:
+            raise VersionConflict(game.id)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies (BEGIN … END;) whole."""
+    out, buf = [], []
+    for line in script.strip().splitlines():
+        buf.append(line)
+        text = "\n".join(buf).strip()
+        if sqlite3.complete_statement(text):
+            out.append(text)
+            buf = []
+    if "\n".join(buf).strip():
+        out.append("\n".join(buf).strip())
+    return out
+

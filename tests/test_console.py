@@ -1,0 +1,64 @@
+"""The console table driven by a script, in-process and as `python bot.py --console`."""
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+import tests.tinygame  # noqa: F401
+from table import Store, TableService
+from table.console import Console, parse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_parse_lines():
+    assert parse("alice@lobby /game new game:pebbles rounds:2", None) == (
+        "alice", "lobby", ["/game", "new"], {"game": "pebbles", "rounds": "2"})
+    assert parse("/game move action:take fire 3 at r2c4", ("bob", "t")) == (
+        "bob", "t", ["/game", "move"], {"action": "take fire 3 at r2c4"})
+
+
+async def test_console_script(tmp_path):
+    out = []
+    async with Store(tmp_path / "c.db") as store:
+        console = Console(TableService(store), tmp_path / "img", write=out.append)
+        script = """
+        # a comment
+        alice@lobby /game new game:pebbles rounds:1
+        bob@lobby /game join
+        eve@lobby /game new game:pebbles
+        alice@lobby /game start
+        alice@lobby /game move action:bid 3
+        bob@lobby /game hand
+        bob@lobby /game move action:bid 1
+        eve@lobby /game move action:keep
+        alice@lobby /game move action:keep
+        eve@lobby /game history
+        nonsense
+        """
+        for line in script.splitlines():
+            assert await console.handle(line)
+    text = "\n".join(out)
+    assert "alice opened a table" in text
+    assert "[only eve sees] This channel already has a game of Pebbles" in text
+    assert "[#lobby] Pebbles begins!" in text
+    assert "[only bob sees] Your private view" in text and "Your choices: bid 1; bid 2; bid 3" in text
+    assert "[only eve sees] You are not playing" in text
+    assert "Game over" in text and "alice wins" in text
+    assert "! Start a line with USER@CHANNEL" in text
+
+
+def test_bot_py_console_reads_a_script(tmp_path):
+    """The real entry point: `python bot.py --console` with a script on standard input (Wassamasaw when it
+    exists, else only the lobby commands that need no game)."""
+    script = "alice@t /game rules game:nosuch\nalice@t /game status\nalice@t /help\n"
+    run = subprocess.run([sys.executable, "bot.py", "--console", "--db", str(tmp_path / "x.db"),
+                          "--out", str(tmp_path / "out")], input=script, capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "> alice@t /game status" in run.stdout
+    assert "There is no game in this channel" in run.stdout
+    assert "/game new game:<key>" in run.stdout

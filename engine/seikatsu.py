@@ -1,0 +1,572 @@
+"""Seikatsu with the Yarimizu expansion (RULES.md §4, S1–S11; rulebook seeds/003).
+
+The garden (S1) is the hexagon of radius 3 in axial coordinates (q, r), s = −q−r, without its printed centre
+pond (0, 0): 36 spaces. Pagodas stand at three alternating corners — pink (3, 0) scoring the rows of constant
+r, blue (0, −3) rows of constant q, green (−3, 3) rows of constant s — and each has a flower space, the centre
+neighbour pointing at it. The bag (S2) holds 32 garden tiles (4 birds × 4 flowers, each pair twice) and 4 koi
+ponds. Play (S5): place a hand tile on an empty space touching a tile, score birds (S6), draw. With Yarimizu
+(S8–S11, table option ``yarimizu``, on by default) a player may instead place a fountain, take a garden card
+and put up to two tiles back. The game ends when the garden is full (S7); flowers then fountains are scored.
+
+Names used in actions and views
+- Birds: crane, finch, heron, sparrow. Flowers: iris, lily, poppy, marigold. A garden tile is named
+  ``"<bird> <flower>"`` (``"heron lily"``), a koi pond ``"koi"``. A garden card is named by its bird or flower.
+- Spaces are named like chess squares, as the channel image shows them (blue pagoda at the top): a column
+  letter a–g from left to right (q = −3 … 3) and a number counted from the bottom of that column
+  (column d holds d1–d7 around the centre pond d4, which is not a space). Every image prints the names on
+  the empty spaces, whichever pagoda it is seen from.
+- A fountain's corner is named by its three spaces in alphabetical order: ``fountain c3 c4 d4``.
+
+Actions (each one step; the same seat keeps acting through a fountain turn)
+- ``place <tile> <space>`` — ``place heron lily c3``, ``place koi e2`` (S5, S6)
+- ``fountain <space> <space> <space>`` — place a fountain instead of a tile (S9, S10)
+- ``take <name> card`` — the garden card after a fountain (S9)
+- ``put back <tile>``, ``put back both``, ``keep hand`` — the optional put-back that ends a fountain turn (S9)
+
+Decisions beyond RULES.md (each is tested)
+- D1 Seats at four (S3): the first and third seats are the pink team, the second and fourth the blue team,
+  so turns alternate between teams. A team shares its score, its two fountains and its garden cards (the
+  card alternation of S9 is per team); either teammate may place the team's fountains. Hands stay personal
+  and hidden from the teammate too.
+- D2 The first seat starts. Starting hands are drawn in seat order after the koi ponds join the bag (S4).
+- D3 Once the bag is empty, a player whose hand is empty is skipped for good: having no tile to place they
+  also place no fountain ("instead of placing a tile"). The game ends when every hand is empty, which is
+  exactly when all 36 spaces are filled (36 spaces, 36 tiles).
+- D4 A koi pond scores as the best bird for its placer (S6); on a tie the first bird in the order above is
+  named. When no bird would score, it scores 0 as no bird.
+- D5 A fountain's corner is the meeting point of three mutually touching spaces of the garden (the printed
+  centre is not a space, so corners touching it are not corners for fountains). All three must hold tiles —
+  koi ponds count as tiles — and no fountain may stand there yet. At most one fountain per corner.
+- D6 Each of the 8 garden cards exists once: a card taken by one player is gone for the others. A player
+  (team) takes at most one card of each kind, so a card of the allowed kind is always left.
+- D7 The put-back (S9): the chosen tiles go into the bag first, then as many are drawn. It is offered only
+  while the bag holds tiles; with an empty bag it would only hand back the same tiles, so the turn ends at
+  once after the card. The log says how many tiles went back, never which.
+- D8 Mogami River (S10): the placement of the 4th koi pond closes fountains at once — unplaced fountains and
+  the cards left on the table leave the game. A fountain turn never places a koi pond, so a fountain already
+  placed always gets its card.
+- D9 Streams (S11): every card a player holds is scored against all of that player's fountains together
+  (the card taken at the first fountain also counts at the second). A tile at a fountain starts a chain
+  only if it shows the card's bird (flower); chains grow through touching tiles showing the same; each tile
+  counts once per card. Koi ponds show nothing, so they neither count nor carry a chain.
+- D10 Flower rows (S7): a row's count is its most common flower plus its koi ponds (wild for every pagoda
+  on its own); the view names the most common flower (ties: the first in the order above; none when the
+  row holds only koi ponds). Only pagodas in use are scored: pink and blue at 2 and 4 players, all three
+  at 3.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import register
+from .core import Game, IllegalAction, State
+from .hexgrid import DIRECTIONS, spiral
+from .rng import Rng
+
+BIRDS = ("crane", "finch", "heron", "sparrow")
+FLOWERS = ("iris", "lily", "poppy", "marigold")
+KOI = "koi"
+GARDEN_TILES = [f"{bird} {flower}" for bird in BIRDS for flower in FLOWERS] * 2  # S2: every pair twice
+KOI_PONDS = 4
+CARDS = BIRDS + FLOWERS  # S8: one garden card per bird and per flower
+FOUNTAINS_EACH = 2
+
+# ----- the garden (S1) ------------------------------------------------------------------------------------
+CENTRE = (0, 0)
+SPACES: list[tuple[int, int]] = [c for c in spiral(3) if c != CENTRE]
+_SPACE_SET = set(SPACES)
+
+
+def _label(cell: tuple[int, int]) -> str:
+    """Column letter by q; number counted up from the bottom of the column in the channel image (the
+    bottom of a column is its largest r)."""
+    q, r = cell
+    r_max = min(3, 3 - q)
+    return f"{'abcdefg'[q + 3]}{r_max - r + 1}"
+
+
+LABEL: dict[tuple[int, int], str] = {c: _label(c) for c in SPACES}
+CELL: dict[str, tuple[int, int]] = {name: c for c, name in LABEL.items()}
+NEIGHBOURS: dict[str, list[str]] = {
+    LABEL[c]: [LABEL[(c[0] + dq, c[1] + dr)] for dq, dr in DIRECTIONS if (c[0] + dq, c[1] + dr) in _SPACE_SET]
+    for c in SPACES
+}
+
+
+def _corners() -> list[tuple[str, str, str]]:
+    """Every meeting point of three mutually touching spaces (D5), as sorted label triples."""
+    found = set()
+    for q, r in SPACES:
+        for i in range(6):
+            a = (q + DIRECTIONS[i][0], r + DIRECTIONS[i][1])
+            b = (q + DIRECTIONS[(i + 1) % 6][0], r + DIRECTIONS[(i + 1) % 6][1])
+            if a in _SPACE_SET and b in _SPACE_SET:
+                found.add(tuple(sorted((LABEL[(q, r)], LABEL[a], LABEL[b]))))
+    return sorted(found)
+
+
+CORNERS: list[tuple[str, str, str]] = _corners()
+_CORNER_SET = set(CORNERS)
+
+PAGODA_ORDER = ("pink", "blue", "green")
+PAGODA_CORNER = {"pink": (3, 0), "blue": (0, -3), "green": (-3, 3)}
+FLOWER_SPACE = {"pink": (1, 0), "blue": (0, -1), "green": (-1, 1)}
+# S4 at four players: the two spaces either side of green's flower space instead of that space.
+FOUR_PLAYER_START = [(1, 0), (0, -1), (-1, 0), (0, 1)]
+
+
+def _axis_value(colour: str, cell: tuple[int, int]) -> int:
+    q, r = cell
+    return {"pink": r, "blue": q, "green": -q - r}[colour]
+
+
+def _rows(colour: str) -> list[list[str]]:
+    """The 7 rows of a pagoda (S7): lines of constant r (pink), q (blue) or s (green), lengths 4,5,6,6,6,5,4."""
+    rows = []
+    for value in range(-3, 4):
+        rows.append(sorted(LABEL[c] for c in SPACES if _axis_value(colour, c) == value))
+    return rows
+
+
+ROWS: dict[str, list[list[str]]] = {colour: _rows(colour) for colour in PAGODA_ORDER}
+
+
+# ----- tiles ----------------------------------------------------------------------------------------------
+def bird_of(tile: str | None) -> str | None:
+    return None if tile is None or tile == KOI else tile.split()[0]
+
+
+def flower_of(tile: str | None) -> str | None:
+    return None if tile is None or tile == KOI else tile.split()[1]
+
+
+def card_kind(card: str) -> str:
+    return "bird" if card in BIRDS else "flower"
+
+
+def shows(tile: str | None, card: str) -> bool:
+    """Whether a tile shows the bird or flower of a garden card (a koi pond shows nothing)."""
+    return card in (bird_of(tile), flower_of(tile))
+
+
+def triangle(n: int) -> int:
+    """Flower row points 1/3/6/10/15/21 for 1..6 (S7)."""
+    return n * (n + 1) // 2
+
+
+# ----- scoring, pure functions of a board {label: tile} ---------------------------------------------------
+def bird_points(board: dict[str, str], space: str, bird: str | None) -> int:
+    """S6: 1 + the touching tiles with this bird if there is at least one, else 0."""
+    if bird is None:
+        return 0
+    matches = sum(1 for n in NEIGHBOURS[space] if bird_of(board.get(n)) == bird)
+    return 1 + matches if matches else 0
+
+
+def koi_bird(board: dict[str, str], space: str) -> tuple[str | None, int]:
+    """The bird a koi pond placed on ``space`` counts as (D4) and its points."""
+    best, points = None, 0
+    for bird in BIRDS:
+        p = bird_points(board, space, bird)
+        if p > points:
+            best, points = bird, p
+    return best, points
+
+
+def score_row(board: dict[str, str], row: list[str]) -> dict:
+    """One flower row (S7, D10): the most common flower, its count with the koi ponds, the points."""
+    flowers = Counter(flower_of(board[s]) for s in row if s in board and board[s] != KOI)
+    koi = sum(1 for s in row if board.get(s) == KOI)
+    best, count = None, 0
+    for flower in FLOWERS:
+        if flowers[flower] > count:
+            best, count = flower, flowers[flower]
+    return {"spaces": list(row), "flower": best, "koi": koi, "count": count + koi,
+            "points": triangle(count + koi)}
+
+
+def flower_rows(board: dict[str, str], colour: str) -> list[dict]:
+    return [score_row(board, row) for row in ROWS[colour]]
+
+
+def stream(board: dict[str, str], fountains: list[list[str]], card: str) -> list[str]:
+    """S11, D9: the tiles showing ``card`` that touch one of ``fountains`` (corners) or chain to such a tile
+    through touching tiles that show it too. Each tile once, in label order."""
+    found = {s for corner in fountains for s in corner if shows(board.get(s), card)}
+    todo = list(found)
+    while todo:
+        space = todo.pop()
+        for n in NEIGHBOURS[space]:
+            if n not in found and shows(board.get(n), card):
+                found.add(n)
+                todo.append(n)
+    return sorted(found)
+
+
+# ----- the game -------------------------------------------------------------------------------------------
+class Seikatsu(Game):
+    key = "seikatsu"
+    title = "Seikatsu"
+    min_players = 2
+    max_players = 4
+    options = {"yarimizu": True}
+    option_choices = {"yarimizu": [True, False]}
+
+    # ----- setup (S3, S4) ---------------------------------------------------------------------------------
+    def setup(self, state: State, rng: Rng) -> None:
+        seats = state["seats"]
+        colours = {2: ["pink", "blue"], 3: ["pink", "blue", "green"], 4: ["pink", "blue", "pink", "blue"]}
+        pagodas = dict(zip(seats, colours[len(seats)]))
+        in_use = [c for c in PAGODA_ORDER if c in pagodas.values()]
+        yarimizu = bool(state["options"]["yarimizu"])
+        state.update(
+            pagodas=pagodas,
+            bag=list(GARDEN_TILES),
+            board={},
+            hands={s: [] for s in seats},
+            turn=0,
+            phase="place",
+            birds={c: 0 for c in in_use},
+            fountains=[],
+            fountains_left={c: FOUNTAINS_EACH if yarimizu else 0 for c in in_use},
+            cards={c: [] for c in in_use},
+            cards_open=list(CARDS) if yarimizu else [],
+            koi_placed=0,
+            last=None,
+            final=None,
+        )
+        starts = FOUR_PLAYER_START if len(seats) == 4 else [FLOWER_SPACE[c] for c in in_use]
+        for cell in starts:
+            state["board"][LABEL[cell]] = self._draw(state, rng)
+        state["bag"].extend([KOI] * KOI_PONDS)
+        for _ in range(2):
+            for seat in seats:
+                state["hands"][seat].append(self._draw(state, rng))
+
+    @staticmethod
+    def _draw(state: State, rng: Rng) -> str:
+        return state["bag"].pop(rng.below(len(state["bag"])))
+
+    # ----- reading ----------------------------------------------------------------------------------------
+    def to_act(self, state: State) -> list[str]:
+        if state["phase"] == "over":
+            return []
+        return [state["seats"][state["turn"]]]
+
+    def open_spaces(self, state: State) -> list[str]:
+        """Empty spaces touching at least one tile (S5), in label order."""
+        board = state["board"]
+        return sorted(s for s in LABEL.values() if s not in board and any(n in board for n in NEIGHBOURS[s]))
+
+    def fountains_open(self, state: State) -> bool:
+        """S9, S10: Yarimizu is on and the 4th koi pond is not placed yet."""
+        return bool(state["options"]["yarimizu"]) and state["koi_placed"] < KOI_PONDS
+
+    def free_corners(self, state: State) -> list[tuple[str, str, str]]:
+        """Corners where a fountain may stand now (D5)."""
+        board = state["board"]
+        taken = {tuple(f["spaces"]) for f in state["fountains"]}
+        return [c for c in CORNERS if c not in taken and all(s in board for s in c)]
+
+    def can_place_fountain(self, state: State, seat: str) -> bool:
+        colour = state["pagodas"][seat]
+        return self.fountains_open(state) and state["fountains_left"][colour] > 0
+
+    def allowed_cards(self, state: State, seat: str) -> list[str]:
+        """S9: the first card of either kind, the second of the other kind (per team at four, D1, D6)."""
+        held = state["cards"][state["pagodas"][seat]]
+        kinds = {card_kind(c) for c in held}
+        return [c for c in state["cards_open"] if card_kind(c) not in kinds]
+
+    def legal_actions(self, state: State, seat: str) -> list[str]:
+        if seat not in self.to_act(state):
+            return []
+        hand = state["hands"][seat]
+        if state["phase"] == "card":
+            return [f"take {c} card" for c in self.allowed_cards(state, seat)]
+        if state["phase"] == "putback":
+            actions = ["keep hand"] + [f"put back {t}" for t in dict.fromkeys(hand)]
+            if len(hand) >= 2:
+                actions.append("put back both")
+            return actions
+        spaces = self.open_spaces(state)
+        actions = [f"place {t} {s}" for t in dict.fromkeys(hand) for s in spaces]
+        if self.can_place_fountain(state, seat):
+            actions += ["fountain " + " ".join(c) for c in self.free_corners(state)]
+        return actions
+
+    def private_actions(self, state: State, seat: str) -> bool:
+        """Placing and putting back name hand tiles; only the card choice is public."""
+        return seat in self.to_act(state) and state["phase"] in ("place", "putback")
+
+    # ----- playing ----------------------------------------------------------------------------------------
+    def play(self, state: State, seat: str, action: str) -> None:
+        words = action.lower().split()
+        rng = Rng(state)
+        phase = state["phase"]
+        verb = words[0]
+        if phase == "card":
+            if verb != "take":
+                raise IllegalAction("Take a garden card first, e.g. 'take " + self.allowed_cards(state, seat)[0]
+                                    + " card'.")
+            self._take_card(state, seat, words)
+        elif phase == "putback":
+            if verb not in ("put", "keep"):
+                raise IllegalAction("Put up to two tiles back ('put back <tile>', 'put back both') or 'keep hand'.")
+            self._put_back(state, seat, words, rng)
+        elif verb == "place":
+            self._place(state, seat, words, rng)
+        elif verb == "fountain":
+            self._fountain(state, seat, words)
+        elif verb in ("take", "put", "keep"):
+            raise IllegalAction("Garden cards and putting tiles back come only after placing a fountain.")
+        else:
+            raise IllegalAction("Place a tile, e.g. 'place heron lily c3'"
+                                + (", or a fountain, e.g. 'fountain c3 c4 d4'." if self.fountains_open(state)
+                                   else "."))
+
+    def _place(self, state: State, seat: str, words: list[str], rng: Rng) -> None:
+        if len(words) not in (3, 4):
+            raise IllegalAction("Say which tile and where, e.g. 'place heron lily c3' or 'place koi e2'.")
+        tile, space = " ".join(words[1:-1]), words[-1]
+        hand = state["hands"][seat]
+        if tile not in hand:
+            raise IllegalAction(f"You have no {tile} tile; your hand: {', '.join(hand)}.")
+        if space not in NEIGHBOURS:
+            raise IllegalAction(f"There is no space '{space}' in the garden (spaces run a1 to g4).")
+        board = state["board"]
+        if space in board:
+            raise IllegalAction(f"{space} already holds a tile.")
+        if not any(n in board for n in NEIGHBOURS[space]):
+            raise IllegalAction(f"{space} touches no tile; place next to a tile already in the garden.")
+        colour = state["pagodas"][seat]
+        if tile == KOI:
+            bird, points = koi_bird(board, space)
+        else:
+            bird = bird_of(tile)
+            points = bird_points(board, space, bird)
+        hand.remove(tile)
+        board[space] = tile
+        state["birds"][colour] += points
+        q, r = CELL[space]
+        state["last"] = {"seat": seat, "action": "place", "space": space, "q": q, "r": r, "tile": tile,
+                         "bird": bird if points else None, "points": points, "closed": False}
+        if tile == KOI:
+            state["koi_placed"] += 1
+            if state["koi_placed"] == KOI_PONDS and state["options"]["yarimizu"]:
+                self._close_fountains(state)
+        if state["bag"]:
+            hand.append(self._draw(state, rng))
+        self._next_turn(state)
+
+    def _close_fountains(self, state: State) -> None:
+        """S10, D8: the Mogami River rule."""
+        state["fountains_left"] = {c: 0 for c in state["fountains_left"]}
+        state["cards_open"] = []
+        state["last"]["closed"] = True
+
+    def _fountain(self, state: State, seat: str, words: list[str]) -> None:
+        if not state["options"]["yarimizu"]:
+            raise IllegalAction("This game is played without Yarimizu: there are no fountains.")
+        if not self.fountains_open(state):
+            raise IllegalAction("The 4th koi pond is placed: no more fountains may be placed (Mogami River).")
+        colour = state["pagodas"][seat]
+        if state["fountains_left"][colour] <= 0:
+            raise IllegalAction("You have placed both your fountains.")
+        if len(words) != 4:
+            raise IllegalAction("Name the three spaces around the corner, e.g. 'fountain c3 c4 d4'.")
+        corner = tuple(sorted(words[1:]))
+        unknown = [s for s in corner if s not in NEIGHBOURS]
+        if unknown:
+            raise IllegalAction(f"There is no space '{unknown[0]}' in the garden.")
+        if corner not in _CORNER_SET:
+            raise IllegalAction(f"{' '.join(corner)} do not meet at one corner: name three spaces that all "
+                                "touch each other.")
+        empty = [s for s in corner if s not in state["board"]]
+        if empty:
+            raise IllegalAction(f"A fountain needs tiles on all three spaces; {', '.join(empty)} "
+                                f"{'is' if len(empty) == 1 else 'are'} empty.")
+        if any(tuple(f["spaces"]) == corner for f in state["fountains"]):
+            raise IllegalAction("A fountain already stands at that corner.")
+        state["fountains"].append({"owner": seat, "pagoda": colour, "spaces": list(corner)})
+        state["fountains_left"][colour] -= 1
+        state["phase"] = "card"
+        state["last"] = {"seat": seat, "action": "fountain", "spaces": list(corner)}
+
+    def _take_card(self, state: State, seat: str, words: list[str]) -> None:
+        allowed = self.allowed_cards(state, seat)
+        if len(words) not in (2, 3) or (len(words) == 3 and words[2] != "card"):
+            raise IllegalAction(f"Take one garden card, e.g. 'take {allowed[0]} card'.")
+        card = words[1]
+        if card not in CARDS:
+            raise IllegalAction(f"There is no '{card}' garden card; the cards are {', '.join(CARDS)}.")
+        if card not in state["cards_open"]:
+            raise IllegalAction(f"The {card} card is already taken.")
+        if card not in allowed:
+            raise IllegalAction(f"Your second garden card must be of the other kind: {', '.join(allowed)}.")
+        state["cards_open"].remove(card)
+        state["cards"][state["pagodas"][seat]].append(card)
+        state["last"] = {"seat": seat, "action": "card", "card": card,
+                         "spaces": state["fountains"][-1]["spaces"]}
+        if state["bag"]:
+            state["phase"] = "putback"
+        else:  # D7: nothing to exchange with
+            state["phase"] = "place"
+            self._next_turn(state)
+
+    def _put_back(self, state: State, seat: str, words: list[str], rng: Rng) -> None:
+        hand = state["hands"][seat]
+        if words == ["keep", "hand"]:
+            back: list[str] = []
+        elif words[:2] == ["put", "back"] and words[2:] == ["both"]:
+            if len(hand) < 2:
+                raise IllegalAction("You hold only one tile.")
+            back = list(hand)
+        elif words[:2] == ["put", "back"] and len(words) > 2:
+            tile = " ".join(words[2:])
+            if tile not in hand:
+                raise IllegalAction(f"You have no {tile} tile; your hand: {', '.join(hand)}.")
+            back = [tile]
+        else:
+            raise IllegalAction("Say 'keep hand', 'put back <tile>' or 'put back both'.")
+        for tile in back:  # D7: all go back first, then as many are drawn
+            hand.remove(tile)
+            state["bag"].append(tile)
+        for _ in back:
+            hand.append(self._draw(state, rng))
+        state["last"] = {"seat": seat, "action": "putback", "count": len(back),
+                         "spaces": state["fountains"][-1]["spaces"]}
+        state["phase"] = "place"
+        self._next_turn(state)
+
+    def _next_turn(self, state: State) -> None:
+        """The next seat holding tiles (D3); none left means the garden is full (S7)."""
+        seats = state["seats"]
+        for step in range(1, len(seats) + 1):
+            turn = (state["turn"] + step) % len(seats)
+            if state["hands"][seats[turn]]:
+                state["turn"] = turn
+                return
+        assert len(state["board"]) == len(SPACES), "hands are empty but the garden is not full"
+        state["phase"] = "over"
+        state["final"] = self.final_scores(state)
+
+    # ----- scoring (S7, S11) ------------------------------------------------------------------------------
+    def final_scores(self, state: State) -> dict:
+        """Per pagoda: birds, flower rows, streams per card, and totals."""
+        board = state["board"]
+        final = {}
+        for colour, birds in state["birds"].items():
+            rows = flower_rows(board, colour)
+            corners = [f["spaces"] for f in state["fountains"] if f["pagoda"] == colour]
+            streams = [{"card": card, "spaces": stream(board, corners, card)} for card in state["cards"][colour]]
+            for s in streams:
+                s["points"] = len(s["spaces"])
+            flowers = sum(r["points"] for r in rows)
+            fountains = sum(s["points"] for s in streams)
+            final[colour] = {"birds": birds, "flowers": flowers, "fountains": fountains,
+                             "total": birds + flowers + fountains, "rows": rows, "streams": streams}
+        return final
+
+    def result(self, state: State) -> dict | None:
+        if state["phase"] != "over":
+            return None
+        final = state["final"]
+        best = max(f["total"] for f in final.values())
+        pagodas = state["pagodas"]
+        return {
+            "winners": [s for s in state["seats"] if final[pagodas[s]]["total"] == best],
+            "scores": {s: final[pagodas[s]]["total"] for s in state["seats"]},
+            "pagodas": dict(pagodas),
+            "breakdown": {c: {k: f[k] for k in ("birds", "flowers", "fountains", "total")}
+                          for c, f in final.items()},
+        }
+
+    # ----- views ------------------------------------------------------------------------------------------
+    def view(self, state: State, viewer: str | None) -> dict:
+        board = state["board"]
+        pagodas = state["pagodas"]
+        over = state["phase"] == "over"
+        final = state["final"]
+        scores = {}
+        for seat in state["seats"]:
+            colour = pagodas[seat]
+            if over:
+                scores[seat] = {k: final[colour][k] for k in ("birds", "flowers", "fountains", "total")}
+            else:
+                birds = state["birds"][colour]
+                scores[seat] = {"birds": birds, "flowers": 0, "fountains": 0, "total": birds}
+        corners = {c: [f["spaces"] for f in state["fountains"] if f["pagoda"] == c] for c in state["birds"]}
+        v = {
+            "to_act": self.to_act(state),
+            "seats": list(state["seats"]),
+            "turn": None if over else state["seats"][state["turn"]],
+            "phase": state["phase"],
+            "yarimizu": bool(state["options"]["yarimizu"]),
+            "board": [{"q": CELL[s][0], "r": CELL[s][1], "space": s, "bird": bird_of(t), "flower": flower_of(t),
+                       "koi": t == KOI} for s, t in sorted(board.items())],
+            "open_spaces": self.open_spaces(state) if not over else [],
+            "bag": len(state["bag"]),
+            "hands": {s: len(h) for s, h in state["hands"].items()},
+            "pagodas": dict(pagodas),
+            "koi_placed": state["koi_placed"],
+            "fountains_open": self.fountains_open(state),
+            "fountains": [{"owner": f["owner"], "pagoda": f["pagoda"], "spaces": list(f["spaces"]),
+                           "cells": [list(CELL[s]) for s in f["spaces"]]} for f in state["fountains"]],
+            "fountains_left": {s: state["fountains_left"][pagodas[s]] for s in state["seats"]},
+            "garden_cards": {s: list(state["cards"][pagodas[s]]) for s in state["seats"]},
+            "cards_open": list(state["cards_open"]),
+            "streams": {c: [{"card": card, "cells": [list(CELL[s]) for s in stream(board, corners[c], card)]}
+                            for card in state["cards"][c]] for c in state["birds"]},
+            "scores": scores,
+            "last": self._last_view(state["last"]),
+        }
+        if over:
+            v["rows"] = {c: [dict(row, cells=[list(CELL[s]) for s in row["spaces"]]) for row in f["rows"]]
+                         for c, f in final.items()}
+            v["result"] = self.result(state)
+        if viewer in state["hands"]:
+            v["hand"] = list(state["hands"][viewer])
+        return v
+
+    @staticmethod
+    def _last_view(last: dict | None) -> dict | None:
+        """The last action with axial cells beside the space names, for the renderer's highlight."""
+        if last is None or "spaces" not in last:
+            return None if last is None else dict(last)
+        return dict(last, cells=[list(CELL[s]) for s in last["spaces"]])
+
+    # ----- the log ----------------------------------------------------------------------------------------
+    def describe(self, before: State, seat: str, action: str, after: State) -> str:
+        last = after["last"]
+        kind = last["action"]
+        if kind == "place":
+            if last["tile"] == KOI:
+                what = f"{seat} places a koi pond on {last['space']}"
+                if last["points"]:
+                    what += f" as a {last['bird']}: {last['points']} points."
+                else:
+                    what += ": no bird to match, 0 points."
+            else:
+                what = f"{seat} places {last['tile']} on {last['space']}: "
+                what += f"{last['points']} points." if last["points"] else "no matching bird, 0 points."
+            if last["closed"]:
+                what += " The 4th koi pond is in: fountains and garden cards leave the game (Mogami River)."
+        elif kind == "fountain":
+            what = f"{seat} places a fountain at {' '.join(last['spaces'])}."
+        elif kind == "card":
+            what = f"{seat} takes the {last['card']} card."
+        else:
+            n = last["count"]
+            what = (f"{seat} keeps their hand." if n == 0 else
+                    f"{seat} puts {n} tile{'s' if n > 1 else ''} back into the bag and draws {n}.")
+        if after["phase"] == "over":
+            final = after["final"]
+            what += " The garden is full. " + "; ".join(
+                f"{c} {f['total']} (birds {f['birds']}, flowers {f['flowers']}, fountains {f['fountains']})"
+                for c, f in final.items()) + "."
+        return what
+
+
+GAME = register(Seikatsu())

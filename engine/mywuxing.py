@@ -1,0 +1,671 @@
+"""MyWuXing: the Five Elements card game for 2–8 players (rulebook 002, RULES.md §3, rulings X1–X9).
+
+Both versions are here: Learn WuXing (no decisions: the two players of a hand press ``reveal`` and the top
+cards of their decks meet the Universe card) and Think WuXing (a hidden hand of two, a secret choice revealed
+together, the Universe or a player directly, table options 1/2/3 for who leads), with Power Card Activation
+as a Think table option (a reaction window for Destructive Stars and both counters of X8).
+
+Cards are the plain words ``wood fire earth metal water dragon star``. A deck's top is index 0, its bottom
+the end of the list; the pot's top is its last card.
+
+Flow of one hand (X3): the top Universe card is turned onto the pot (this is U). If U is a Star, every other
+pot card goes to the Void at once. Then the lead and a partner each put out one card:
+
+* Learn (X6): the partner is the next active player clockwise; both press ``reveal`` (their top deck card).
+* Think (X7): everyone's hand is refilled to two from their deck, the lead names the target
+  (``universe with <seat>`` or ``against <seat>``), then both choose a card secretly (``play``/``add``/
+  ``discard <card>``); the choices are revealed together when both have chosen.
+* Power Card Activation (X8, Think only): after the reveal every other active player answers ``pass`` or
+  ``activate star``; after an activation everyone but the Star's owner answers ``pass``, ``counter with
+  star``, ``counter with dragon`` or ``counter with 2 dragons``. The engine has no clock: when the table's
+  reaction time runs out, the front end sends ``pass`` for every player who has not answered.
+
+Decisions beyond RULES.md (a player of the physical game would expect these; each is tested):
+
+* M1 Every hand turns a Universe card, also a hand the lead plays against a player directly: the card simply
+  stays in the pot ("each play begins with a card being released").
+* M2 Think: U is shown before the lead chooses. When U is a Dragon or a Star the hand must be played with the
+  Universe (its rule forces both players to give a card): the lead only picks the partner (``universe with
+  <seat>``); under option 1 there is nothing to pick and the hand goes straight to the choice of card.
+  The choice of card is then ``add <card>`` (U Dragon: to the pot) or ``discard <card>`` (U Star: to the Void).
+* M3 Think: at the start of every hand every active player's hand is refilled to two cards from their deck
+  (so a reacting player holds two cards too). Won cards go under the deck, never into the hand.
+* M4 The reaction window opens for hands whose two played cards meet the Universe element or each other
+  (X4 and player-against-player hands); Universe Dragon and Star hands are forced and get no window.
+* M5 Counters may come from any active player but the Star's owner, the two players of the hand included
+  (with the card left in their hand). Answers are taken in the order they arrive: the first Star activated
+  opens the counter window; a counter Star, or the second Dragon, settles it at once. A pledged Dragon that
+  is not joined by a second one returns to its owner's hand when the window closes. A player holding two
+  Dragons may counter alone with both.
+* M6 An activated Star that stands sends all cards in play (pot and both played cards) to the Void, as in
+  X8; in a player-against-player hand the pot is in play too ("all cards in play include those in the
+  Universe Pot"). A hand stopped by an activated Star, or cancelled by a counter, has no winner.
+* M7 The hand's winner (for option 3, and option 2 when the partner is out): the one who absorbs, destroys,
+  wins with a Dragon or plays the lone Star (X4/X7). Draws, "each card on its own" and forced Universe
+  Dragon/Star hands have no winner, and the lead passes to the next active player clockwise.
+* M8 ``recycle`` (X9): when the Universe deck is empty at the start of a hand the Void is shuffled into a new
+  Universe deck while fewer than HAND_LIMIT (100) hands have been played and the Void is not empty;
+  otherwise the game ends by ``count``.
+* M9 If the last hand knocks out every remaining player at once, those players share the win (all at 0).
+* M10 In Learn the first ``reveal`` takes the top card off the deck but shows it only when the partner
+  reveals too, like Think's choices, so both cards meet the Universe together.
+* M11 Scores are the cards a player holds (deck and hand); the Void and the pot belong to nobody. Ties are
+  shared (X9: no tie-breaker).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .core import Game, IllegalAction
+from .elements import ELEMENTS, destroys, feeds, relation
+from .rng import Rng
+from . import register
+
+CARDS = ELEMENTS + ("dragon", "star")
+POWER = ("dragon", "star")
+DECK_COUNTS = {**{e: 8 for e in ELEMENTS}, "dragon": 8, "star": 4}  # X1: 52 cards
+DEAL = {2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 4, 8: 4}  # X1: cards per player deck by player count
+HAND_SIZE = 2  # X7
+HAND_LIMIT = 100  # M8
+
+CARD_TITLES = {"wood": "Wood", "fire": "Fire", "earth": "Earth", "metal": "Metal", "water": "Water",
+               "dragon": "Dragon", "star": "Star"}
+CHOICE_VERBS = {"dragon": "add", "star": "discard"}  # M2: the verb for a card given to a Universe power card
+
+
+def full_deck() -> list[str]:
+    return [card for card in CARDS for _ in range(DECK_COUNTS[card])]
+
+
+def title(card: str) -> str:
+    return CARD_TITLES[card]
+
+
+def cards_in_game(state) -> Counter:
+    """Every card wherever it lies (for the check that all 52 are accounted for)."""
+    found = Counter(state["universe"]) + Counter(state["pot"]) + Counter(state["void"])
+    for seat in state["seats"]:
+        found += Counter(state["decks"][seat]) + Counter(state["hands"][seat])
+    found += Counter(state["chosen"].values()) + Counter(state["revealed"].values())
+    if state["window"]:
+        found += Counter(p["card"] for p in state["window"]["played"])
+    return found
+
+
+class MyWuXing(Game):
+    key = "mywuxing"
+    title = "MyWuXing"
+    min_players = 2
+    max_players = 8
+    options = {"version": "learn", "think_option": 1, "power_cards": "off", "end": "count",
+               "reaction_time": 30}
+    option_choices = {"version": ["learn", "think"], "think_option": [1, 2, 3], "power_cards": ["off", "on"],
+                      "end": ["count", "recycle"], "reaction_time": [10, 15, 20, 30, 45, 60, 90, 120]}
+
+    # ----- setting up ------------------------------------------------------------------------------------
+    def setup(self, state, rng):
+        seats = state["seats"]
+        deck = full_deck()
+        rng.shuffle(deck)
+        n = DEAL[len(seats)]
+        state.update(
+            decks={s: deck[i * n:(i + 1) * n] for i, s in enumerate(seats)},
+            hands={s: [] for s in seats},
+            universe=deck[len(seats) * n:],
+            pot=[], void=[], out=[],
+            lead=seats[0], partner=None, mode=None, u=None, phase="start",
+            chosen={}, revealed={}, window=None,
+            hand_number=0, hands_played=0, recycles=0,
+            last=None, last_hand=None, end=None,
+        )
+        self._start_hand(state, rng)
+
+    # ----- small queries ---------------------------------------------------------------------------------
+    @staticmethod
+    def _think(state) -> bool:
+        return state["options"]["version"] == "think"
+
+    @staticmethod
+    def _power(state) -> bool:
+        return state["options"]["version"] == "think" and state["options"]["power_cards"] == "on"
+
+    @staticmethod
+    def cards_held(state, seat) -> int:
+        return len(state["decks"][seat]) + len(state["hands"][seat])
+
+    def active(self, state) -> list[str]:
+        return [s for s in state["seats"] if s not in state["out"]]
+
+    def clockwise_from(self, state, seat) -> list[str]:
+        """The other active players in clockwise (seat) order, starting after ``seat``."""
+        seats = state["seats"]
+        i = seats.index(seat)
+        order = seats[i + 1:] + seats[:i]
+        return [s for s in order if s not in state["out"]]
+
+    def next_active(self, state, seat):
+        following = self.clockwise_from(state, seat)
+        return following[0] if following else None
+
+    # ----- the flow of hands -----------------------------------------------------------------------------
+    def _start_hand(self, state, rng) -> None:
+        """X3/X9: check the end, refill hands (Think), turn the Universe card and set up the hand."""
+        state.update(partner=None, mode=None, u=None, chosen={}, revealed={}, window=None)
+        if len(self.active(state)) <= 1:
+            self._finish(state, "last_standing")
+            return
+        if not state["universe"]:
+            if (state["options"]["end"] == "recycle" and state["void"]
+                    and state["hands_played"] < HAND_LIMIT):  # M8
+                state["universe"], state["void"] = state["void"], []
+                rng.shuffle(state["universe"])
+                state["recycles"] += 1
+            else:
+                self._finish(state, "count")
+                return
+        if self._think(state):  # M3
+            for seat in self.active(state):
+                hand, deck = state["hands"][seat], state["decks"][seat]
+                while len(hand) < HAND_SIZE and deck:
+                    hand.append(deck.pop(0))
+        u = state["universe"].pop(0)
+        state["pot"].append(u)
+        if u == "star":  # X3: the Star clears the pot at once and stays as its only card
+            state["void"].extend(state["pot"][:-1])
+            state["pot"] = ["star"]
+        state["u"] = u
+        state["hand_number"] += 1
+        lead = state["lead"]
+        if not self._think(state):  # X6
+            state.update(partner=self.next_active(state, lead), mode="universe", phase="choose")
+        elif u in POWER and state["options"]["think_option"] == 1:  # M2: nothing to choose
+            state.update(partner=self.next_active(state, lead), mode="universe", phase="choose")
+        else:
+            state["phase"] = "target"
+
+    def _finish(self, state, reason: str, knocked_out=()) -> None:
+        state["phase"] = "over"
+        active = self.active(state)
+        if reason == "count":
+            best = max(self.cards_held(state, s) for s in active)
+            winners = [s for s in active if self.cards_held(state, s) == best]
+        elif active:
+            winners = active
+        else:  # M9
+            winners = list(knocked_out) or list(state["out"][-1:])
+        state["end"] = {"reason": reason, "winners": winners}
+
+    def _end_hand(self, state, rng, record: dict) -> None:
+        """After any hand: record it, knock out empty players (X5), pass the lead (X6/X7), start the next."""
+        lead, partner, winner = state["lead"], state["partner"], record.get("winner")
+        knocked = [s for s in self.active(state) if self.cards_held(state, s) == 0]
+        state["out"].extend(knocked)
+        record["out"] = knocked
+        record["gained"] = {s: n for s, n in record.get("gained", {}).items() if n}
+        state["last_hand"] = record
+        state["hands_played"] += 1
+        if len(self.active(state)) <= 1:
+            state.update(chosen={}, revealed={}, window=None)
+            self._finish(state, "last_standing", knocked)
+            return
+        state["lead"] = self._next_lead(state, lead, partner, winner)
+        self._start_hand(state, rng)
+
+    def _next_lead(self, state, lead, partner, winner):
+        def active(s):
+            return s is not None and s not in state["out"]
+
+        if not self._think(state):  # X6: the partner leads next
+            return partner if active(partner) else self.next_active(state, partner)
+        option = state["options"]["think_option"]
+        if option == 2 and active(partner):
+            return partner
+        if option in (2, 3) and active(winner):
+            return winner
+        return self.next_active(state, lead)
+
+    # ----- reading the game ------------------------------------------------------------------------------
+    def to_act(self, state):
+        phase = state["phase"]
+        if phase == "target":
+            return [state["lead"]]
+        if phase == "choose":
+            return [s for s in (state["lead"], state["partner"]) if s not in state["chosen"]]
+        if phase in ("react", "counter"):
+            w = state["window"]
+            return [s for s in w["members"] if s not in w["answered"]]
+        return []
+
+    def waiting_message(self, state, seat):
+        if seat in state["out"]:
+            return "You are out of this game: you have no cards left."
+        phase = state["phase"]
+        if phase == "choose" and seat in state["chosen"]:
+            return "You have already chosen; waiting for the other player of this hand."
+        if phase in ("react", "counter") and seat in state["window"]["answered"]:
+            return "You have already answered; waiting for the others."
+        if phase in ("target", "choose"):
+            return "This hand is between " + " and ".join(s for s in (state["lead"], state["partner"]) if s) + "."
+        return "It is not your turn."
+
+    def legal_actions(self, state, seat):
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase == "target":
+            return self._target_actions(state)
+        if phase == "choose":
+            if not self._think(state):
+                return ["reveal"]
+            hand = state["hands"][seat]
+            verb = self._choice_verb(state)
+            return [f"{verb} {c}" for c in CARDS if c in hand]
+        hand = state["hands"][seat]
+        actions = ["pass"]
+        if phase == "react":
+            if "star" in hand:
+                actions.append("activate star")
+            return actions
+        if "star" in hand:
+            actions.append("counter with star")
+        if "dragon" in hand:
+            actions.append("counter with dragon")
+            if hand.count("dragon") >= 2 and not state["window"]["dragons"]:
+                actions.append("counter with 2 dragons")
+        return actions
+
+    def _target_actions(self, state):
+        lead = state["lead"]
+        if state["options"]["think_option"] == 1:
+            others = [self.next_active(state, lead)]
+        else:
+            others = self.clockwise_from(state, lead)
+        actions = [f"universe with {s}" for s in others]
+        if state["u"] not in POWER:  # M2
+            actions += [f"against {s}" for s in others]
+        return actions
+
+    def _choice_verb(self, state) -> str:
+        return CHOICE_VERBS.get(state["u"], "play")
+
+    def private_actions(self, state, seat):
+        """Think choices list the hand; window answers show whether one holds a Star or Dragon, so every
+        window member is asked privately (X8: nobody learns who holds a Star)."""
+        phase = state["phase"]
+        return (phase == "choose" and self._think(state)) or phase in ("react", "counter")
+
+    def result(self, state):
+        if state["phase"] != "over":
+            return None
+        scores = {s: self.cards_held(state, s) for s in state["seats"]}
+        return {"winners": list(state["end"]["winners"]), "scores": scores, "reason": state["end"]["reason"],
+                "out": list(state["out"])}
+
+    def view(self, state, viewer):
+        """Counts only for decks, hands and the Universe deck; the viewer's own hand and secret choice."""
+        window = state["window"]
+        v = {
+            "seats": list(state["seats"]),
+            "to_act": self.to_act(state),
+            "phase": state["phase"],
+            "version": state["options"]["version"],
+            "options": dict(state["options"]),
+            "universe": len(state["universe"]),
+            "pot": list(state["pot"]),
+            "void": list(state["void"]),
+            "universe_card": state["u"],
+            "players": {s: {"deck": len(state["decks"][s]), "hand": len(state["hands"][s]),
+                            "out": s in state["out"], "chosen": s in state["chosen"]}
+                        for s in state["seats"]},
+            "lead": state["lead"],
+            "partner": state["partner"],
+            "mode": state["mode"],
+            "revealed": dict(state["revealed"]),
+            "window": None if window is None else {
+                "kind": window["kind"], "members": list(window["members"]),
+                "answered": list(window["answered"]), "star": window["star"],
+                "dragons": list(window["dragons"])},
+            "last": state["last"],
+            "last_hand": state["last_hand"],
+            "hand_number": state["hand_number"],
+            "hands_played": state["hands_played"],
+            "recycles": state["recycles"],
+            "result": self.result(state),
+        }
+        if viewer in state["seats"]:
+            v["hand"] = list(state["hands"][viewer])
+            v["my_choice"] = state["chosen"].get(viewer)
+        return v
+
+    # ----- changing the game -----------------------------------------------------------------------------
+    def play(self, state, seat, action):
+        legal = self.legal_actions(state, seat)
+        if action not in legal:
+            raise IllegalAction(self._refusal(state, action))
+        rng = Rng(state)
+        phase = state["phase"]
+        public = action
+        if phase == "target":
+            self._play_target(state, action)
+        elif phase == "choose":
+            public = self._play_choice(state, rng, seat, action)
+        elif phase == "react":
+            self._play_react(state, rng, seat, action)
+        else:
+            self._play_counter(state, rng, seat, action)
+        state["last"] = {"seat": seat, "action": public, "hand": state["hands_played"]}
+
+    def _refusal(self, state, action: str) -> str:
+        phase = state["phase"]
+        if phase == "target":
+            return ("Choose the hand's target: 'universe with <player>' or 'against <player>' "
+                    "(against a player only when the Universe card is an element).")
+        if phase == "choose":
+            if not self._think(state):
+                return "In Learn WuXing you only press 'reveal'."
+            return f"Choose a card from your hand: '{self._choice_verb(state)} <card>'."
+        if phase == "react":
+            return "Answer 'pass', or 'activate star' if you hold a Destructive Star."
+        return ("Answer 'pass', or counter the Star: 'counter with star', 'counter with dragon' "
+                "(two Dragons are needed) or 'counter with 2 dragons'.")
+
+    def _play_target(self, state, action: str) -> None:
+        words = action.split()
+        if words[0] == "universe":
+            state.update(mode="universe", partner=" ".join(words[2:]))
+        else:
+            state.update(mode="player", partner=" ".join(words[1:]))
+        state["phase"] = "choose"
+
+    def _play_choice(self, state, rng, seat, action) -> str:
+        if self._think(state):
+            verb, card = action.split()
+            state["hands"][seat].remove(card)
+            public = verb
+        else:
+            card = state["decks"][seat].pop(0)
+            public = "reveal"
+        state["chosen"][seat] = card
+        if len(state["chosen"]) == 2:
+            self._reveal(state, rng)
+        return public
+
+    def _reveal(self, state, rng) -> None:
+        lead, partner = state["lead"], state["partner"]
+        state["revealed"] = {lead: state["chosen"][lead], partner: state["chosen"][partner]}
+        state["chosen"] = {}
+        u = state["u"]
+        if u == "dragon":
+            self._end_hand(state, rng, self._resolve_universe_dragon(state))
+        elif u == "star":
+            self._end_hand(state, rng, self._resolve_universe_star(state))
+        elif self._power(state) and self._open_window(state, "react", [
+                s for s in self.clockwise_from(state, lead) if s != partner]):
+            return
+        else:
+            self._end_hand(state, rng, self._resolve(state, rng))
+
+    def _resolve(self, state, rng) -> dict:
+        if state["mode"] == "universe":
+            return self._resolve_universe_element(state, rng)
+        return self._resolve_player(state, rng)
+
+    # ----- X4: two cards against a Universe element ------------------------------------------------------
+    def _record(self, state, kind, winner, fates, pot_fate, text, gained=None) -> dict:
+        return {"number": state["hand_number"], "lead": state["lead"], "partner": state["partner"],
+                "mode": state["mode"], "universe": state["u"], "cards": dict(state["revealed"]),
+                "kind": kind, "winner": winner, "fates": fates, "pot": pot_fate, "text": text,
+                "gained": gained or {}, "reaction": None}
+
+    def _win(self, state, rng, seat, cards) -> int:
+        """X4: won cards are shuffled together and put under the winner's deck."""
+        cards = list(cards)
+        rng.shuffle(cards)
+        state["decks"][seat].extend(cards)
+        return len(cards)
+
+    def _resolve_universe_element(self, state, rng) -> dict:
+        u, lead, partner = state["u"], state["lead"], state["partner"]
+        cards = state["revealed"]
+        a, b = cards[lead], cards[partner]
+        pot, void = state["pot"], state["void"]
+        U = title(u)
+
+        def other(s):
+            return partner if s == lead else lead
+
+        stars = [s for s in (lead, partner) if cards[s] == "star"]
+        if len(stars) == 1:  # X4.1
+            s = stars[0]
+            void.extend(pot + [cards[other(s)]])
+            state["pot"] = ["star"]
+            return self._record(state, "star", s, {s: "pot", other(s): "void"}, "void",
+                                f"{s}'s Star sends every card in play to the Void and stays alone in the pot.")
+        if len(stars) == 2:  # X4.1
+            pot.extend([a, b])
+            return self._record(state, "stars", None, {lead: "pot", partner: "pot"}, "stays",
+                                "Two Stars cancel out: both join the pot.")
+        if a == b:  # X4.2
+            if a in ELEMENTS and destroys(u, a):
+                void.extend([a, b])
+                return self._record(state, "draw", None, {lead: "void", partner: "void"}, "stays",
+                                    f"A draw, but the Universe's {U} destroys {title(a)}: both cards go to the Void.")
+            pot.extend([a, b])
+            return self._record(state, "draw", None, {lead: "pot", partner: "pot"}, "stays",
+                                f"A draw: both {title(a)}s join the pot.")
+        dragons = [s for s in (lead, partner) if cards[s] == "dragon"]
+        if dragons:  # X4.3
+            s = dragons[0]
+            void.append("dragon")
+            won = pot + [cards[other(s)]]
+            state["pot"] = []
+            n = self._win(state, rng, s, won)
+            return self._record(state, "dragon", s, {s: "void", other(s): "won"}, "won",
+                                f"{s}'s Dragon absorbs everything: {s} wins {n} cards; the Dragon goes to the Void.",
+                                {s: n})
+        absorbers = [s for s in (lead, partner) if feeds(u, cards[s])]
+        if absorbers:  # X4.4: absorb beats destroy
+            s = absorbers[0]
+            won = pot + [a, b]
+            state["pot"] = []
+            n = self._win(state, rng, s, won)
+            return self._record(state, "absorb", s, {lead: "won", partner: "won"}, "won",
+                                f"{title(cards[s])} absorbs the Universe's {U}: {s} wins all {n} cards in play.",
+                                {s: n})
+        destroyers = [s for s in (lead, partner) if destroys(cards[s], u)]
+        if destroyers:  # X4.4
+            s = destroyers[0]
+            void.extend(pot + [cards[other(s)]])
+            state["pot"] = []
+            state["decks"][s].append(cards[s])
+            return self._record(state, "destroy", s, {s: "deck", other(s): "void"}, "void",
+                                f"{title(cards[s])} destroys the Universe's {U}: the pot and {other(s)}'s "
+                                f"{title(cards[other(s)])} go to the Void; {s}'s card goes back under their deck.")
+        fates, parts = {}, []
+        for s in (lead, partner):  # X4.4: each card on its own
+            c = cards[s]
+            if c == u or feeds(c, u):
+                pot.append(c)
+                fates[s] = "pot"
+                parts.append(f"{title(c)} joins the pot" if c == u else f"the Universe's {U} absorbs {title(c)}")
+            else:
+                void.append(c)
+                fates[s] = "void"
+                parts.append(f"the Universe's {U} destroys {title(c)}")
+        return self._record(state, "each", None, fates, "stays", "; ".join(parts).capitalize() + ".")
+
+    # ----- X7: player against player ---------------------------------------------------------------------
+    def _resolve_player(self, state, rng) -> dict:
+        lead, partner = state["lead"], state["partner"]
+        cards = state["revealed"]
+        a, b = cards[lead], cards[partner]
+
+        def other(s):
+            return partner if s == lead else lead
+
+        if a == b:
+            state["pot"].extend([a, b])
+            return self._record(state, "draw", None, {lead: "pot", partner: "pot"}, "stays",
+                                f"A draw: both {title(a)}s join the pot.")
+        if "star" in (a, b):
+            s = lead if a == "star" else partner
+            state["void"].append(cards[other(s)])
+            state["pot"].append("star")
+            return self._record(state, "star", s, {s: "pot", other(s): "void"}, "stays",
+                                f"{s}'s Star sends {other(s)}'s {title(cards[other(s)])} to the Void and joins the pot.")
+        if "dragon" in (a, b):
+            s = lead if a == "dragon" else partner
+            state["void"].append("dragon")
+            n = self._win(state, rng, s, [cards[other(s)]])
+            return self._record(state, "dragon", s, {s: "void", other(s): "won"}, "stays",
+                                f"{s}'s Dragon absorbs {title(cards[other(s)])}: {s} wins it; the Dragon goes to the Void.",
+                                {s: n})
+        rel = relation(a, b)
+        if rel in ("fed_by", "feeds"):  # an absorber wins the other card and keeps its own
+            s, o = (lead, partner) if rel == "fed_by" else (partner, lead)
+            n = self._win(state, rng, s, [cards[s], cards[o]])
+            return self._record(state, "absorb", s, {s: "deck", o: "won"}, "stays",
+                                f"{title(cards[s])} absorbs {title(cards[o])}: {s} wins {o}'s card.",
+                                {s: n})
+        s, o = (lead, partner) if rel == "destroys" else (partner, lead)
+        state["void"].append(cards[o])
+        state["decks"][s].append(cards[s])
+        return self._record(state, "destroy", s, {s: "deck", o: "void"}, "stays",
+                            f"{title(cards[s])} destroys {title(cards[o])}: {o}'s card goes to the Void.")
+
+    # ----- X3: Universe Dragon and Star -----------------------------------------------------------------
+    def _resolve_universe_dragon(self, state) -> dict:
+        lead, partner = state["lead"], state["partner"]
+        cards = state["revealed"]
+        stars = [s for s in (lead, partner) if cards[s] == "star"]
+        if len(stars) == 1:
+            s = stars[0]
+            o = partner if s == lead else lead
+            state["void"].extend(state["pot"] + [cards[o]])
+            state["pot"] = ["star"]
+            return self._record(state, "universe_dragon", None, {s: "pot", o: "void"}, "void",
+                                f"The Universe's Dragon calls for a card each; {s}'s Star sends every other pot "
+                                "card to the Void and stays alone in the pot.")
+        state["pot"].extend([cards[lead], cards[partner]])
+        return self._record(state, "universe_dragon", None, {lead: "pot", partner: "pot"}, "stays",
+                            "The Universe's Dragon takes a card from each player into the pot.")
+
+    def _resolve_universe_star(self, state) -> dict:
+        lead, partner = state["lead"], state["partner"]
+        state["void"].extend([state["revealed"][lead], state["revealed"][partner]])
+        return self._record(state, "universe_star", None, {lead: "void", partner: "void"}, "stays",
+                            "The Universe's Star sends a card from each player to the Void.")
+
+    # ----- X8: Power Card Activation --------------------------------------------------------------------
+    def _open_window(self, state, kind, members, star=None) -> bool:
+        if not members:
+            return False
+        state["window"] = {"kind": kind, "members": members, "answered": [], "star": star, "dragons": [],
+                           "played": [] if star is None else [{"seat": star, "card": "star"}]}
+        state["phase"] = kind
+        return True
+
+    def _play_react(self, state, rng, seat, action) -> None:
+        window = state["window"]
+        if action == "pass":
+            window["answered"].append(seat)
+            if len(window["answered"]) == len(window["members"]):
+                state["window"] = None
+                self._end_hand(state, rng, self._resolve(state, rng))
+            return
+        state["hands"][seat].remove("star")
+        # M5: everyone but the Star's owner may counter, in seat order from the lead
+        members = [s for s in [state["lead"]] + self.clockwise_from(state, state["lead"]) if s != seat]
+        self._open_window(state, "counter", members, star=seat)
+
+    def _play_counter(self, state, rng, seat, action) -> None:
+        window = state["window"]
+        window["answered"].append(seat)
+        if action == "counter with star":
+            state["hands"][seat].remove("star")
+            window["played"].append({"seat": seat, "card": "star"})
+            self._close_counter(state, rng, "star", [seat])
+            return
+        if action in ("counter with dragon", "counter with 2 dragons"):
+            for _ in range(2 if action.endswith("2 dragons") else 1):
+                state["hands"][seat].remove("dragon")
+                window["played"].append({"seat": seat, "card": "dragon"})
+                window["dragons"].append(seat)
+            if len(window["dragons"]) >= 2:
+                self._close_counter(state, rng, "dragons", list(window["dragons"]))
+                return
+        if len(window["answered"]) == len(window["members"]):
+            self._close_counter(state, rng, None, [])
+
+    def _close_counter(self, state, rng, counter, by) -> None:
+        window = state["window"]
+        owner = window["star"]
+        lead, partner = state["lead"], state["partner"]
+        played = [state["revealed"][lead], state["revealed"][partner]]
+        if counter != "dragons":  # M5: a lone pledged Dragon goes back to its owner's hand
+            for p in window["played"]:
+                if p["card"] == "dragon":
+                    state["hands"][p["seat"]].append("dragon")
+        state["window"] = None
+        if counter is None:  # X8/M6: the Star stands
+            state["void"].extend(state["pot"] + played)
+            state["pot"] = ["star"]
+            record = self._record(state, "star_activated", None, {lead: "void", partner: "void"}, "void",
+                                  f"{owner} activates a Star: every card in play goes to the Void and the Star "
+                                  "stays alone in the pot.")
+        elif counter == "star":
+            state["pot"].extend(played + ["star", "star"])
+            record = self._record(state, "countered", None, {lead: "pot", partner: "pot"}, "stays",
+                                  f"{owner}'s Star is cancelled by {by[0]}'s Star: both Stars and the played "
+                                  "cards join the pot.")
+        else:
+            state["pot"].extend(played + ["star"])
+            state["void"].extend(["dragon", "dragon"])
+            record = self._record(state, "countered", None, {lead: "pot", partner: "pot"}, "stays",
+                                  f"{owner}'s Star is cancelled by two Dragons ({' and '.join(dict.fromkeys(by))}): "
+                                  "the Star and the played cards join the pot, the Dragons go to the Void.")
+        record["reaction"] = {"star": owner, "counter": counter, "by": by}
+        self._end_hand(state, rng, record)
+
+    # ----- the log ---------------------------------------------------------------------------------------
+    def describe(self, before, seat, action, after):
+        phase = before["phase"]
+        if phase == "target":
+            words = action.split()
+            if words[0] == "universe":
+                line = f"{seat} plays the Universe's {title(before['u'])} with {after['partner']}."
+            else:
+                line = f"{seat} plays {after['partner']} directly."
+        elif phase == "choose":
+            if after["hands_played"] == before["hands_played"] and not after["revealed"]:
+                return f"{seat} reveals." if not self._think(before) else f"{seat} has chosen a card."
+            line = f"{seat} {'reveals' if not self._think(before) else 'chooses'}."
+        elif phase == "react":
+            line = f"{seat} passes." if action == "pass" else f"{seat} activates a Destructive Star!"
+        else:
+            line = f"{seat} passes." if action == "pass" else f"{seat} answers: {action}."
+        if after["revealed"] and not before["revealed"]:
+            shown = ", ".join(f"{s} {title(c)}" for s, c in after["revealed"].items())
+            line += f" Revealed: {shown}."
+            if after["phase"] == "react":
+                line += " Everyone else may react."
+        if after["hands_played"] > before["hands_played"]:
+            hand = after["last_hand"]
+            if before["phase"] == "choose":
+                shown = ", ".join(f"{s} {title(c)}" for s, c in hand["cards"].items())
+                line += f" Revealed: {shown}."
+            line += " " + hand["text"]
+            if hand["out"]:
+                line += " Out of cards: " + ", ".join(hand["out"]) + "."
+            line += " " + self._next_text(after)
+        return line
+
+    def _next_text(self, state) -> str:
+        if state["phase"] == "over":
+            res = self.result(state)
+            return "Game over: " + " and ".join(res["winners"]) + (" wins." if len(res["winners"]) == 1 else " win.")
+        return f"Next hand: {state['lead']} leads; the Universe turns up {title(state['u'])}."
+
+
+GAME = register(MyWuXing())

@@ -279,22 +279,35 @@ class TableService:
         return await self._after_change(row, game, state, lines + bot_lines)
 
     # ----- playing ---------------------------------------------------------------------------------------
-    async def act(self, where: Where, user: User, action: str, version: int | None = None) -> Reply:
+    def _stale(self, row: GameRow, game: Game, state, user: User) -> Reply:
+        reply = Reply.fail(user.id, "This has moved on since that message; here is where the game stands.",
+                           game_id=row.id, version=row.version, status=row.status, stale=True)
+        reply.turn = self.turn(row, game, state)
+        reply.private[0].text += " " + self._waiting_text(row, reply.turn.to_act)
+        return reply
+
+    async def act(self, where: Where, user: User, action: str | None = None, version: int | None = None,
+                  index: int | None = None) -> Reply:
+        """Play ``action``, or the ``index``-th of the caller's legal actions (a button). With ``version``, a
+        game that has moved on since then is not touched: the caller gets the current prompt instead."""
         async with self.lock(where.channel):
             row = await self._require(where, user, statuses=("running",))
             if isinstance(row, Reply):
                 return row
             game, state = self._state(row)
             if version is not None and version != row.version:
-                reply = Reply.fail(user.id, "This has moved on since that message; here is where the game stands.",
-                                   game_id=row.id, version=row.version, status=row.status, stale=True)
-                reply.turn = self.turn(row, game, state)
-                reply.private[0].text += " " + self._waiting_text(row, reply.turn.to_act)
-                return reply
+                return self._stale(row, game, state, user)
             if not row.seat_of(user.id):
                 return Reply.fail(user.id, "You are not playing in this game; spectators can follow it with "
                                            "`/game status`.", game_id=row.id)
-            text = " ".join(str(action).split())
+            if index is not None:
+                if user.id not in game.to_act(state):
+                    return Reply.fail(user.id, game.waiting_message(state, user.id), game_id=row.id)
+                actions = game.legal_actions(state, user.id)
+                if not 0 <= index < len(actions):
+                    return Reply.fail(user.id, "That choice is no longer offered.", game_id=row.id)
+                action = actions[index]
+            text = " ".join(str(action or "").split())
             try:
                 new = game.apply(state, user.id, text)
             except IllegalAction as e:
@@ -363,12 +376,14 @@ class TableService:
         reply.image = await self._image(row, game, state, None)
         return reply
 
-    async def prompt(self, where: Where, user: User) -> Reply:
+    async def prompt(self, where: Where, user: User, version: int | None = None) -> Reply:
         """The caller's own decision now, privately: their legal actions (and their private image)."""
         row = await self._require(where, user, statuses=("running",))
         if isinstance(row, Reply):
             return row
         game, state = self._state(row)
+        if version is not None and version != row.version:
+            return self._stale(row, game, state, user)
         turn = self.turn(row, game, state)
         if not row.seat_of(user.id):
             return Reply.fail(user.id, "You are not playing in this game.", game_id=row.id, turn=turn,

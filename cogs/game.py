@@ -1,0 +1,311 @@
+"""The /game commands and the handlers of every button and select. Thin: the table service decides."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import GAMES
+from table import Private, Reply, TableService, User, Where
+
+from . import ui
+from .ui import NO_PINGS, content_of, file_of, label, mentions, who
+
+log = logging.getLogger("teahouse.discord")
+
+GAME_CHOICES = [app_commands.Choice(name=g.title, value=k) for k, g in GAMES.items()][:25]
+APOLOGY = "Sorry, something went wrong on our side. The game is safe; please try again in a moment."
+
+
+def lobby_view(row) -> discord.ui.View:
+    """Join, Leave, Add computer, Start, and the host's option select."""
+    view = discord.ui.View(timeout=None)
+    gid = row.id
+    view.add_item(ui.LobbyButton(gid, "join", "Join", discord.ButtonStyle.success))
+    view.add_item(ui.LobbyButton(gid, "leave", "Leave"))
+    view.add_item(ui.LobbyButton(gid, "bot", "Add computer"))
+    view.add_item(ui.LobbyButton(gid, "start", "Start", discord.ButtonStyle.primary))
+    view.add_item(ui.LobbyButton(gid, "shuffle", "Start (shuffled seats)"))
+    game = GAMES.get(row.game)
+    select = ui.OptionSelect(gid, row.options, game.option_choices) if game else None
+    if select is not None:
+        view.add_item(select)
+    return view
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(name="game", description="Play board games in this channel")
+
+    def __init__(self, bot: commands.Bot, service: TableService):
+        self.bot = bot
+        self.service = service
+        ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
+                            "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon})
+
+    # ----- sending -----------------------------------------------------------------------------------------
+    async def components(self, reply: Reply) -> discord.ui.View | None:
+        """The buttons a reply's message carries: the lobby's, or the next decision's."""
+        if reply.status == "lobby" and reply.game_id is not None and reply.ok:
+            row = await self.service.store.game(reply.game_id)
+            if row is not None and row.status == "lobby":
+                return lobby_view(row)
+            return None
+        return ui.turn_view(reply.turn)
+
+    async def send(self, interaction: discord.Interaction, reply: Reply | None) -> None:
+        """Answer an interaction with a Reply: the public part in the channel, the caller's private parts
+        ephemeral. A stale click gets the current prompt's buttons with its ephemeral answer."""
+        if reply is None:  # the handler answered itself
+            return
+        me = str(interaction.user.id)
+        privates = reply.private_for(me)
+        view = await self.components(reply)
+        if reply.text or reply.image:
+            await self._respond(interaction, content=content_of(reply), file=file_of(reply.image), view=view,
+                                allowed_mentions=mentions(reply.mention), ephemeral=False)
+            view = None
+        elif not privates:
+            privates = [Private(me, "Done.")]
+        for p in privates:
+            await self._respond(interaction, content=p.text[:2000], file=file_of(p.image), ephemeral=True,
+                                view=view if (reply.stale or reply.ok) else None)
+            view = None
+
+    async def _respond(self, interaction: discord.Interaction, *, content: str, ephemeral: bool,
+                       file: discord.File | None = None, view: discord.ui.View | None = None,
+                       allowed_mentions: discord.AllowedMentions = NO_PINGS) -> None:
+        kwargs = {"content": content, "ephemeral": ephemeral, "allowed_mentions": allowed_mentions}
+        if file is not None:
+            kwargs["file"] = file
+        if view is not None:
+            kwargs["view"] = view
+        if not interaction.response.is_done():
+            await interaction.response.send_message(**kwargs)
+        else:
+            await interaction.followup.send(**kwargs)
+
+    async def guarded(self, interaction: discord.Interaction, work, *, defer: bool = False,
+                      ephemeral: bool = False) -> None:
+        """Run ``work`` and send its Reply. Work that may take long (rendering) is deferred first, within
+        Discord's three seconds. Any unexpected error is logged with the channel, and the user gets a short
+        apology, never a traceback; one bad interaction never takes the bot down."""
+        try:
+            if defer and not interaction.response.is_done():
+                if interaction.type == discord.InteractionType.component:
+                    await interaction.response.defer()          # no visible placeholder for a click
+                else:
+                    await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+            reply = await work()
+            if defer and not ephemeral and interaction.type == discord.InteractionType.application_command \
+                    and reply is not None and not (reply.text or reply.image):
+                # the public "thinking…" placeholder must not stay behind an answer only the caller sees
+                try:
+                    await interaction.delete_original_response()
+                except discord.HTTPException:
+                    pass
+            await self.send(interaction, reply)
+        except Exception:
+            log.exception("interaction failed (channel %s, user %s)", interaction.channel_id, interaction.user.id)
+            try:
+                if interaction.response.is_done():
+                    await interaction.followup.send(APOLOGY, ephemeral=True)
+                else:
+                    await interaction.response.send_message(APOLOGY, ephemeral=True)
+            except discord.HTTPException:
+                pass
+
+    # ----- commands ----------------------------------------------------------------------------------------
+    @game.command(name="new", description="Open a table for a game in this channel")
+    @app_commands.describe(game="Which game to play")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.open_table(where, user, game.value))
+
+    @game.command(name="join", description="Take a seat at the table in this channel")
+    async def join(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.join(where, user))
+
+    @game.command(name="leave", description="Leave the table before the game starts")
+    async def leave(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.leave(where, user))
+
+    @game.command(name="addbot", description="Host: add a computer player to the table")
+    async def addbot(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.add_bot(where, user))
+
+    @game.command(name="option", description="Host: set a table option before the start")
+    @app_commands.describe(name="The option's name", value="Its new value")
+    async def option(self, interaction: discord.Interaction, name: str, value: str):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.set_option(where, user, name, value))
+
+    @option.autocomplete("name")
+    async def option_name_complete(self, interaction: discord.Interaction, current: str):
+        row = await self.service.store.open_game(str(interaction.channel_id))
+        if row is None or row.game not in GAMES:
+            return []
+        return [app_commands.Choice(name=n, value=n) for n in GAMES[row.game].options if current.lower() in n][:25]
+
+    @game.command(name="start", description="Host: start the game")
+    @app_commands.describe(order="Seat order: as joined, or shuffled")
+    @app_commands.choices(order=[app_commands.Choice(name="as joined", value="joined"),
+                                 app_commands.Choice(name="shuffled", value="shuffled")])
+    async def start(self, interaction: discord.Interaction, order: app_commands.Choice[str] | None = None):
+        user, where = who(interaction)
+        shuffle = order is not None and order.value == "shuffled"
+        await self.guarded(interaction, lambda: self.service.start(where, user, shuffle=shuffle), defer=True)
+
+    @game.command(name="status", description="The table now: image, whose turn, the last moves")
+    async def status(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.status(where, user), defer=True)
+
+    @game.command(name="hand", description="Your private view: your hand or secret choice (only you see it)")
+    async def hand(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.hand(where, user), defer=True, ephemeral=True)
+
+    @game.command(name="move", description="Play one of your legal actions")
+    @app_commands.describe(action="Start typing: your legal actions are suggested")
+    async def move(self, interaction: discord.Interaction, action: str):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.act(where, user, action), defer=True)
+
+    @move.autocomplete("action")
+    async def move_complete(self, interaction: discord.Interaction, current: str):
+        user, where = who(interaction)
+        try:
+            actions = await self.service.legal(where, user)
+        except Exception:
+            log.exception("autocomplete failed (channel %s)", interaction.channel_id)
+            return []
+        words = current.lower().split()
+        hits = [a for a in actions if all(w in a.lower() for w in words)]
+        return [app_commands.Choice(name=label(a)[:100], value=a[:100]) for a in hits[:25]]
+
+    @game.command(name="history", description="The game's log, page by page")
+    @app_commands.describe(page="Page number (15 moves a page)")
+    async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10000] = 1):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.history(where, user, page))
+
+    @game.command(name="rules", description="A short guide to a game and to playing it here")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
+        text = self.service.rules(game.value) or "No guide for that game yet."
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    @game.command(name="abandon", description="End the game in this channel without a result")
+    async def abandon(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+
+        async def work():
+            reply = await self.service.abandon(where, user, confirm=False)
+            if not reply.ok or reply.game_id is None:
+                return reply
+            view = discord.ui.View(timeout=None)
+            view.add_item(ui.ConfirmAbandon(reply.game_id))
+            await interaction.response.send_message(reply.private[0].text, view=view, ephemeral=True)
+            return None
+
+        await self.guarded(interaction, work)
+
+    # ----- buttons and selects -----------------------------------------------------------------------------
+    async def on_action(self, interaction, kind, game_id, version, arg):
+        user, where = who(interaction)
+
+        async def work():
+            if not arg.isdigit():
+                return Reply.fail(user.id, "That choice is not offered.")
+            return await self._check_game(user, where, game_id) or \
+                await self.service.act(where, user, version=version, index=int(arg))
+
+        await self.guarded(interaction, work, defer=True)
+
+    async def _picker(self, interaction, user, where, game_id, version, group):
+        stale = await self._check_game(user, where, game_id)
+        if stale:
+            return stale
+        reply = await self.service.prompt(where, user, version=version)
+        if not reply.ok:
+            return reply
+        mine = reply.private[0]
+        actions = reply.turn.public_actions[user.id]
+        view = ui.picker_view(reply.turn, actions, group=group)
+        text = "Your choice (only you see this):"
+        if mine.image is not None:
+            await interaction.followup.send(text, file=file_of(mine.image), view=view, ephemeral=True)
+        else:
+            await interaction.followup.send(text, view=view, ephemeral=True)
+        return None
+
+    async def on_group(self, interaction, kind, game_id, version, arg):
+        user, where = who(interaction)
+        group = int(arg) if arg.isdigit() else None
+        await self.guarded(interaction, lambda: self._picker(interaction, user, where, game_id, version, group),
+                           defer=True)
+
+    async def on_private(self, interaction, kind, game_id, version, arg):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self._picker(interaction, user, where, game_id, None, None),
+                           defer=True)
+
+    async def on_my_view(self, interaction, kind, game_id, version, arg):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.hand(where, user), defer=True)
+
+    async def on_lobby(self, interaction, kind, game_id, version, arg):
+        user, where = who(interaction)
+        svc = self.service
+        actions = {
+            "join": lambda: svc.join(where, user), "leave": lambda: svc.leave(where, user),
+            "bot": lambda: svc.add_bot(where, user), "start": lambda: svc.start(where, user),
+            "shuffle": lambda: svc.start(where, user, shuffle=True),
+        }
+        if arg not in actions:
+            await interaction.response.send_message("Unknown lobby button.", ephemeral=True)
+            return
+
+        async def work():
+            stale = await self._check_game(user, where, game_id)
+            return stale or await actions[arg]()
+
+        await self.guarded(interaction, work, defer=arg in ("start", "shuffle"))
+
+    async def on_option(self, interaction, kind, game_id, version, arg):
+        user, where = who(interaction)
+        name, _, value = arg.partition("=")
+
+        async def work():
+            stale = await self._check_game(user, where, game_id)
+            return stale or await self.service.set_option(where, user, name, value)
+
+        await self.guarded(interaction, work)
+
+    async def on_confirm_abandon(self, interaction, kind, game_id, version, arg):
+        user, where = who(interaction)
+
+        async def work():
+            stale = await self._check_game(user, where, game_id)
+            return stale or await self.service.abandon(where, user, confirm=True)
+
+        await self.guarded(interaction, work)
+
+    async def _check_game(self, user: User, where: Where, game_id: int) -> Reply | None:
+        """A button of another (ended) game in this channel is answered, not obeyed."""
+        row = await self.service.store.open_game(where.channel)
+        if row is None or row.id != game_id:
+            return Reply.fail(user.id, "This message belongs to a game that has ended. `/game status` shows "
+                                       "the table now.")
+        return None
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameCog(bot, bot.service))

@@ -1,0 +1,131 @@
+"""Building and running the Discord bot: intents, cogs, command sync, clean shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import pkgutil
+import signal
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from table import Store, TableService
+
+from . import ui
+
+log = logging.getLogger("teahouse")
+
+COG_DIR = Path(__file__).resolve().parent
+NOT_COGS = {"runner", "ui"}
+
+
+def cog_modules() -> list[str]:
+    """Every module in cogs/ that has a ``setup`` (the shared helpers have none)."""
+    names = []
+    for info in pkgutil.iter_modules([str(COG_DIR)]):
+        if info.name in NOT_COGS or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"cogs.{info.name}")
+        if hasattr(module, "setup"):
+            names.append(f"cogs.{info.name}")
+    return sorted(names)
+
+
+class TeahouseBot(commands.Bot):
+    def __init__(self, store: Store, *, dev_guild: str | None = None, service: TableService | None = None):
+        # Slash commands and components need no privileged intent; guilds gives channels and threads.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+        self.store = store
+        self.service = service or TableService(store)
+        self.dev_guild = dev_guild
+
+    async def setup_hook(self) -> None:
+        if self.store.db is None:
+            await self.store.open()
+        self.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+        for name in cog_modules():
+            await self.load_extension(name)
+        self.tree.on_error = self.on_app_command_error
+        if self.dev_guild:
+            guild = discord.Object(int(self.dev_guild))
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (Discord may take up to an hour to show them)", len(synced))
+
+    async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        log.error("command failed in channel %s", interaction.channel_id, exc_info=error)
+        text = "Sorry, something went wrong on our side. The game is safe; please try again in a moment."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+    async def close(self) -> None:
+        # Let moves in progress finish: each holds its channel's lock until its transaction commits.
+        for lock in list(self.service._locks.values()):
+            async with lock:
+                pass
+        await super().close()
+        await self.store.close()
+
+
+async def serve(token: str, db_path: Path, dev_guild: str | None = None) -> int:
+    store = Store(db_path)
+    bot = TeahouseBot(store, dev_guild=dev_guild)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stopping.set)
+        except NotImplementedError:  # Windows
+            pass
+    runner = asyncio.create_task(bot.start(token))
+    stopper = asyncio.create_task(stopping.wait())
+    done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    code = 0
+    if runner in done:
+        try:
+            runner.result()
+        except discord.LoginFailure:
+            print("Discord refused the token. Check DISCORD_TOKEN in .env: it is the bot token from the "
+                  "Developer Portal (Bot → Reset Token), not the application id or client secret.")
+            code = 2
+        except discord.PrivilegedIntentsRequired:
+            print("Discord refused an intent; Teahouse needs no privileged intents, so check the bot settings.")
+            code = 2
+    else:
+        log.info("shutting down")
+    stopper.cancel()
+    if not bot.is_closed():
+        await bot.close()
+    elif store.db is not None:
+        await store.close()
+    if not runner.done():
+        runner.cancel()
+    return code
+
+
+def run_discord(token: str, db_path: Path, dev_guild: str | None = None) -> int:
+    if dev_guild and not dev_guild.isdigit():
+        print(f"DEV_GUILD_ID must be a server id (a number), not {dev_guild!r}.")
+        return 2
+    if token.count(".") != 2:
+        print("DISCORD_TOKEN does not look like a bot token (three parts separated by dots). Copy it again from "
+              "the Developer Portal: your application → Bot → Reset Token.")
+        return 2
+    return asyncio.run(serve(token, db_path, dev_guild))

@@ -1,0 +1,239 @@
+"""Turning table-service Replies into Discord messages: text, image, mentions and components.
+
+Every component is a ``DynamicItem`` whose custom id carries what it needs — ``th:<kind>:<game>:<version>:<arg>``
+— and re-reads the game from the database when clicked, so buttons work after a restart, and a click on
+an old message is answered with "this has moved on" and the current prompt.
+
+Kinds: ``a`` an action (arg: its index among the seat's legal actions at that version), ``s`` a select of
+actions (values are indices), ``g`` a group of actions (opens a picker for one group), ``p`` "choose
+privately" (opens the clicker's picker, ephemeral), ``v`` "my view" (ephemeral private view), ``l`` a
+lobby button (join/leave/start/bot), ``o`` the lobby's option select, ``x`` abandon confirmation.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from table import Reply, Turn, User, Where
+
+log = logging.getLogger("teahouse.discord")
+
+MAX_BUTTONS = 20          # four rows of five; the last row stays free for "my view" and the like
+MAX_SELECT = 25
+MAX_LABEL = 80
+MAX_CONTENT = 2000
+PREFIX = "th"
+
+NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
+
+
+def custom_id(kind: str, game_id: int, version: int = 0, arg: str = "") -> str:
+    cid = f"{PREFIX}:{kind}:{game_id}:{version}:{arg}"
+    if len(cid) > 100:
+        raise ValueError("custom id longer than Discord allows")
+    return cid
+
+
+def label(text: str) -> str:
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+
+def who(interaction: discord.Interaction) -> tuple[User, Where]:
+    user = interaction.user
+    name = getattr(user, "display_name", None) or user.name
+    channel = interaction.channel_id
+    guild = interaction.guild_id
+    return User(str(user.id), name), Where(str(channel), str(guild) if guild else None)
+
+
+def mentions(ids: list[str]) -> discord.AllowedMentions:
+    """Ping exactly the players who must act; never @everyone or roles, whatever a name contains."""
+    users = [discord.Object(int(i)) for i in ids if i.isdigit()]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def content_of(reply: Reply) -> str:
+    text = reply.text or ""
+    pings = [f"<@{m}>" for m in reply.mention if m.isdigit()]
+    if pings:
+        text += "\n" + " ".join(pings) + (" — your move." if len(pings) == 1 else " — your choices.")
+    if len(text) > MAX_CONTENT:
+        text = text[: MAX_CONTENT - 1] + "…"
+    return text
+
+
+def file_of(picture) -> discord.File | None:
+    if picture is None:
+        return None
+    return discord.File(io.BytesIO(picture.data), filename=picture.filename)
+
+
+# ----- grouping a seat's actions into one or two clicks ------------------------------------------------------
+def groups(actions: list[str]) -> list[tuple[str, list[int]]]:
+    """Split a long list of actions into at most 25 groups by their leading words, each at most 25 long.
+
+    Actions are small steps in readable words (``place fire 3 r2c4``); grouping by the first words makes a
+    long list a choice of a group, then of an action in it: two clicks.
+    """
+    for depth in range(1, 6):
+        buckets: dict[str, list[int]] = {}
+        for i, a in enumerate(actions):
+            key = " ".join(a.split()[:depth])
+            buckets.setdefault(key, []).append(i)
+        if len(buckets) > MAX_SELECT:
+            break
+        if all(len(v) <= MAX_SELECT for v in buckets.values()):
+            return list(buckets.items())
+    # fall back: consecutive chunks of 25
+    return [(f"{actions[i]} … {actions[min(i + MAX_SELECT, len(actions)) - 1]}",
+             list(range(i, min(i + MAX_SELECT, len(actions))))) for i in range(0, len(actions), MAX_SELECT)]
+
+
+def action_items(game_id: int, version: int, actions: list[str], indices: list[int] | None = None) -> list:
+    """Buttons for a few actions, a select for up to 25, groups for more."""
+    idx = list(range(len(actions))) if indices is None else indices
+    if len(idx) <= MAX_BUTTONS:
+        return [ActionButton(game_id, version, i, actions[i]) for i in idx]
+    if len(idx) <= MAX_SELECT:
+        return [ActionSelect(game_id, version, [(i, actions[i]) for i in idx])]
+    gs = groups([actions[i] for i in idx])
+    gs = [(name, [idx[j] for j in members]) for name, members in gs]
+    if len(gs) <= MAX_BUTTONS:
+        return [GroupButton(game_id, version, k, name) for k, (name, _) in enumerate(gs)]
+    return [GroupSelect(game_id, version, [(k, name) for k, (name, _) in enumerate(gs)])]
+
+
+def turn_view(turn: Turn | None, *, with_my_view: bool = True) -> discord.ui.View | None:
+    """The components of a public message: the next decision, when it may be shown in public."""
+    if turn is None or not turn.to_act:
+        return None
+    view = discord.ui.View(timeout=None)
+    items: list = []
+    if turn.private_seats:
+        items.append(PrivateButton(turn.game_id, turn.version))
+    for actions in list(turn.public_actions.values())[:1]:  # several seats at once are always private
+        items.extend(action_items(turn.game_id, turn.version, actions))
+    if with_my_view:
+        items.append(MyViewButton(turn.game_id))
+    for item in items[:25]:
+        view.add_item(item)
+    return view
+
+
+def picker_view(turn: Turn, actions: list[str], group: int | None = None) -> discord.ui.View:
+    """An ephemeral picker for one seat: all its actions, or one group of them."""
+    view = discord.ui.View(timeout=None)
+    if group is not None:
+        gs = groups(actions)
+        members = gs[group][1] if 0 <= group < len(gs) else []
+        items = action_items(turn.game_id, turn.version, actions, members)
+    else:
+        items = action_items(turn.game_id, turn.version, actions)
+    for item in items[:25]:
+        view.add_item(item)
+    return view
+
+
+# ----- the dynamic items -------------------------------------------------------------------------------------
+# Their callbacks are set by the cog (cogs.game) through HANDLERS, so this module stays free of the service.
+Handler = Callable[[discord.Interaction, str, int, int, str], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {}
+
+
+async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, version: int, arg: str) -> None:
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        await interaction.response.send_message("This button belongs to a feature that is not loaded.",
+                                                ephemeral=True)
+        return
+    await handler(interaction, kind, game_id, version, arg)
+
+
+BUTTON_ID = r"th:(?P<kind>[aglpvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
+SELECT_ID = r"th:(?P<kind>[sgo]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
+
+
+class _Button(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_ID):
+    def __init__(self, kind: str, game_id: int, version: int, arg: str, text: str,
+                 style=discord.ButtonStyle.secondary, emoji: str | None = None, disabled: bool = False):
+        self.kind, self.game_id, self.version, self.arg = kind, game_id, version, arg
+        super().__init__(discord.ui.Button(label=label(text), style=style, emoji=emoji, disabled=disabled,
+                                           custom_id=custom_id(kind, game_id, version, arg)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["kind"], int(match["g"]), int(match["v"]), match["arg"], item.label or "?", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, self.kind, self.game_id, self.version, self.arg)
+
+
+def ActionButton(game_id: int, version: int, index: int, text: str) -> _Button:
+    return _Button("a", game_id, version, str(index), text, discord.ButtonStyle.primary)
+
+
+def GroupButton(game_id: int, version: int, index: int, text: str) -> _Button:
+    return _Button("g", game_id, version, str(index), text + " …", discord.ButtonStyle.primary)
+
+
+def PrivateButton(game_id: int, version: int) -> _Button:
+    return _Button("p", game_id, version, "", "Choose (only you see it)", discord.ButtonStyle.success, "🔒")
+
+
+def MyViewButton(game_id: int) -> _Button:
+    return _Button("v", game_id, 0, "", "My view", discord.ButtonStyle.secondary, "👁")
+
+
+def LobbyButton(game_id: int, what: str, text: str, style=discord.ButtonStyle.secondary) -> _Button:
+    return _Button("l", game_id, 0, what, text, style)
+
+
+def ConfirmAbandon(game_id: int) -> _Button:
+    return _Button("x", game_id, 0, "", "Yes, abandon the game", discord.ButtonStyle.danger)
+
+
+class _Select(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_ID):
+    def __init__(self, kind: str, game_id: int, version: int, options: list[discord.SelectOption],
+                 placeholder: str, arg: str = ""):
+        self.kind, self.game_id, self.version = kind, game_id, version
+        super().__init__(discord.ui.Select(custom_id=custom_id(kind, game_id, version, arg or "x"),
+                                           placeholder=placeholder, options=options[:MAX_SELECT]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["kind"], int(match["g"]), int(match["v"]), list(item.options), item.placeholder or "",
+                   match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        await _dispatch(interaction, "a" if self.kind == "s" else self.kind, self.game_id, self.version, value)
+
+
+def ActionSelect(game_id: int, version: int, entries: list[tuple[int, str]]) -> _Select:
+    return _Select("s", game_id, version, [discord.SelectOption(label=label(t), value=str(i)) for i, t in entries],
+                   "Choose your move…")
+
+
+def GroupSelect(game_id: int, version: int, entries: list[tuple[int, str]]) -> _Select:
+    return _Select("g", game_id, version, [discord.SelectOption(label=label(t), value=str(i)) for i, t in entries],
+                   "Choose what to do…")
+
+
+def OptionSelect(game_id: int, options: dict, choices: dict[str, list]) -> _Select | None:
+    """The host's select of table options: one entry per option value, the current ones marked."""
+    entries = []
+    for name, current in options.items():
+        for value in choices.get(name, []):
+            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            mark = " ✓" if value == current else ""
+            entries.append(discord.SelectOption(label=label(f"{name}: {shown}{mark}"), value=f"{name}={shown}"))
+    if not entries:
+        return None
+    return _Select("o", game_id, 0, entries, "Host: change a table option…")
+
+
+DYNAMIC_ITEMS = (_Button, _Select)

@@ -82,6 +82,10 @@ def title(card: str) -> str:
     return CARD_TITLES[card]
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
 def cards_in_game(state) -> Counter:
     """Every card wherever it lies (for the check that all 52 are accounted for)."""
     found = Counter(state["universe"]) + Counter(state["pot"]) + Counter(state["void"])
@@ -335,7 +339,8 @@ class MyWuXing(Game):
         }
         if viewer in state["seats"]:
             v["hand"] = list(state["hands"][viewer])
-            v["my_choice"] = state["chosen"].get(viewer)
+            # M10: in Learn the card is face down until both reveal, for its owner too
+            v["my_choice"] = state["chosen"].get(viewer) if self._think(state) else None
         return v
 
     # ----- changing the game -----------------------------------------------------------------------------
@@ -493,7 +498,7 @@ class MyWuXing(Game):
                 void.append(c)
                 fates[s] = "void"
                 parts.append(f"the Universe's {U} destroys {title(c)}")
-        return self._record(state, "each", None, fates, "stays", "; ".join(parts).capitalize() + ".")
+        return self._record(state, "each", None, fates, "stays", _sentence("; ".join(parts)))
 
     # ----- X7: player against player ---------------------------------------------------------------------
     def _resolve_player(self, state, rng) -> dict:

@@ -1,0 +1,300 @@
+"""Wassamasaw as two player sheets side by side: the 5×5 grid with its circles, the conversion tracks, the
+dice pool, whose turn it is, what just happened, and the score breakdown once the game is over.
+
+Everything is drawn from the view (engine.wassamasaw.Wassamasaw.view); nothing in Wassamasaw is hidden, so
+every viewer sees the same picture except that the viewer's own sheet is marked "you".
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from . import register
+from .common import (BACKGROUND, ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, banner, canvas,
+                     contrast, darken, die, element_symbol, fit_text, font, lighten, text_centered)
+
+ELEMENTS = ("wood", "fire", "earth", "metal", "water")
+
+WIDTH = 1200
+PANEL = WIDTH // 2
+BANNER_H = 60
+LAST_H = 44
+POOL_H = 140
+CELL = 76
+GRID_LEFT = 56            # room for the row numbers (the die faces) left of the grid
+HEADER_H = 56
+COL_LABEL_H = 30
+TRACK_ROW = 46
+BOX = 38
+SUMMARY_H = 40
+TABLE_ROW = 36
+
+
+@register("wassamasaw")
+def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
+    seats = view["seats"]
+    over = view.get("result") is not None
+    table_h = (len(ELEMENTS) + 4) * TABLE_ROW + 24 if over else 0
+    panel_h = HEADER_H + COL_LABEL_H + 5 * CELL + 18 + 5 * TRACK_ROW + SUMMARY_H
+    pool_h = 0 if over else POOL_H            # once over the pool is empty: give the room to the score
+    top = BANNER_H + LAST_H + pool_h
+    img, draw = canvas(WIDTH, top + panel_h + table_h + 16)
+
+    def name(seat):
+        return names.get(seat, seat)
+
+    _banner(draw, view, seats, name)
+    _last_line(draw, view, name)
+    if not over:
+        _pool(draw, view, BANNER_H + LAST_H)
+    placed, crossed = _highlights(view)
+    for i, seat in enumerate(seats):
+        _sheet(draw, view, seat, i, name(seat), viewer, (i * PANEL, top), placed.get(seat, set()),
+               crossed.get(seat, {}))
+    draw.line([PANEL, top + 6, PANEL, top + panel_h - 6], fill=GRID, width=2)
+    if over:
+        _score_table(draw, view, seats, name, top + panel_h + 8)
+    return img
+
+
+# ----- top: banner, last action, pool --------------------------------------------------------------------------
+def _banner(draw, view, seats, name) -> None:
+    result = view.get("result")
+    if result is not None:
+        scores = result["scores"]
+        score_text = " – ".join(str(scores[s]) for s in seats)
+        if len(result["winners"]) > 1:
+            text = f"Game over · shared win · {score_text}"
+        else:
+            how = " on circle quarters" if result["decided_by"] == "quarters" else ""
+            text = f"Game over · {name(result['winners'][0])} wins{how} · {score_text}"
+        banner(draw, WIDTH, text, INK, height=BANNER_H)
+        return
+    seat = view["to_act"][0]
+    colour = PLAYER_COLOURS[seats.index(seat)]
+    held = view["held"]
+    doing = f"to place {held['element']} {held['face']}" if held else "to choose a die"
+    last = " · LAST ROUND" if view["last_round"] else ""
+    banner(draw, WIDTH, f"Round {view['round']}{last} · {name(seat)} {doing}", colour, height=BANNER_H)
+
+
+def _event_text(e, name) -> str | None:
+    kind = e["kind"]
+    if kind == "take":
+        return f"{name(e['seat'])} took {e['element']} {e['face']}"
+    if kind == "place":
+        gained = sum(e["quarters"].values())
+        extra = f" (+{gained} quarter{'s' if gained > 1 else ''})" if gained else ""
+        return f"{name(e['seat'])} placed {e['element']} {e['face']} at r{e['cell'][0]}c{e['cell'][1]}{extra}"
+    if kind == "convert":
+        what = f"box {e['box']}" if e["box"] else "track full, lost"
+        if e["auto"]:
+            return f"last die {e['element']} {e['face']} converted for {name(e['seat'])} ({what})"
+        return f"{name(e['seat'])} converted {e['element']} {e['face']} ({what})"
+    if kind == "roll":
+        return f"round {e['round']}: {name(e['seat'])} rolled"
+    return None
+
+
+def _last_line(draw, view, name) -> None:
+    parts = [t for t in (_event_text(e, name) for e in view["last"]["events"]) if t]
+    text = " · ".join(parts) if parts else "The game begins."
+    text = text[0].upper() + text[1:]
+    t, f = fit_text(draw, text, WIDTH - 32, 24, min_size=18)
+    draw.text((16, BANNER_H + LAST_H // 2), t, font=f, fill=INK, anchor="lm")
+
+
+def _pool(draw, view, y) -> None:
+    size, step = 58, 74
+    draw.text((16, y + 14), "Dice pool", font=font(22, True), fill=INK, anchor="lt")
+    x = 36
+    cy = y + 80
+    pool = view["pool"]
+    if not pool:
+        draw.text((x, cy), "empty", font=font(22), fill=MUTED, anchor="lm")
+    for d in pool:
+        _die(draw, d, (x + size // 2, cy), size)
+        x += step
+    held = view["held"]
+    if held:
+        hx = WIDTH - 150
+        draw.text((hx - 60, y + 14), "In hand", font=font(22, True), fill=INK, anchor="rt")
+        draw.rounded_rectangle([hx - 48, cy - 48, hx + 48, cy + 52], radius=12, fill=lighten(HIGHLIGHT, 0.6),
+                               outline=HIGHLIGHT, width=4)
+        _die(draw, held, (hx, cy), size)
+    draw.line([0, y + POOL_H - 2, WIDTH, y + POOL_H - 2], fill=GRID, width=2)
+
+
+def _die(draw, d, centre, size) -> None:
+    """A die in its element's colour with pips, and the element's symbol under it for colour-blind eyes."""
+    colour = ELEMENT_COLOURS[d["element"]]
+    cx, cy = centre
+    die(draw, (cx, cy - 8), size, d["face"], colour=colour, outline=darken(colour, 0.4))
+    element_symbol(draw, d["element"], (cx, cy + size // 2 + 14), 26)
+
+
+# ----- a player's sheet ----------------------------------------------------------------------------------------
+def _highlights(view):
+    """Cells placed and track boxes crossed by the last action, per seat, to mark them on the sheets."""
+    placed: dict[str, set] = {}
+    crossed: dict[str, dict] = {}
+    for e in view["last"]["events"]:
+        if e["kind"] == "place":
+            placed.setdefault(e["seat"], set()).add(tuple(e["cell"]))
+        elif e["kind"] == "convert":
+            crossed.setdefault(e["seat"], {})[e["element"]] = e["box"]
+    return placed, crossed
+
+
+def _sheet(draw, view, seat, index, display, viewer, origin, placed, crossed) -> None:
+    x0, y0 = origin
+    sheet = view["sheets"][seat]
+    score = view["score"][seat]
+    colour = PLAYER_COLOURS[index]
+    acting = seat in view["to_act"]
+    _sheet_header(draw, view, seat, display, viewer, colour, acting, x0, y0)
+
+    gx, gy = x0 + GRID_LEFT, y0 + HEADER_H + COL_LABEL_H
+    for c in range(5):
+        text_centered(draw, (gx + c * CELL + CELL // 2, gy - COL_LABEL_H // 2), str(c + 1), font(20), fill=MUTED)
+    for r in range(5):
+        text_centered(draw, (gx - 24, gy + r * CELL + CELL // 2), str(r + 1), font(24, True), fill=INK)
+    draw.text((x0 + 8, gy - COL_LABEL_H // 2), "row", font=font(18), fill=MUTED, anchor="lm")
+
+    targets = set(view["targets"]) if acting else set()
+    held = view["held"]
+    for r in range(5):
+        for c in range(5):
+            box = [gx + c * CELL, gy + r * CELL, gx + (c + 1) * CELL, gy + (r + 1) * CELL]
+            name = f"r{r + 1}c{c + 1}"
+            if name in targets:
+                # Where the die in hand may go: tinted in its colour and named as the action names it.
+                draw.rectangle(box, fill=lighten(ELEMENT_COLOURS[held["element"]], 0.6))
+                text_centered(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), name, font(20, True),
+                              fill=INK)
+            else:
+                draw.rectangle(box, fill=(255, 253, 247))
+            draw.rectangle(box, outline=GRID, width=2)
+            quarters = sheet["circle_quarters"][r][c]
+            if quarters is not None:
+                _circle(draw, box, quarters)
+            element = sheet["grid"][r][c]
+            if element is not None:
+                element_symbol(draw, element, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), CELL * 0.54)
+            if (r + 1, c + 1) in placed:
+                draw.rectangle([box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2], outline=HIGHLIGHT, width=6)
+    draw.rectangle([gx, gy, gx + 5 * CELL, gy + 5 * CELL], outline=INK, width=3)
+    _strength_column(draw, score, gx + 5 * CELL + 14, gy)
+
+    ty = gy + 5 * CELL + 18
+    for i, element in enumerate(ELEMENTS):
+        _track(draw, view, sheet, score, element, x0, ty + i * TRACK_ROW, crossed)
+
+    sy = ty + 5 * TRACK_ROW + SUMMARY_H // 2
+    lost = sum(sheet["lost"].values())
+    lost_text = f" · {lost} lost" if lost else ""
+    summary = f"Quarters {sheet['quarters']}/32 · Score {score['total']}{lost_text}"
+    t, f = fit_text(draw, summary, PANEL - 32, 24, bold=True, min_size=18)
+    draw.text((x0 + 16, sy), t, font=f, fill=INK, anchor="lm")
+
+
+def _sheet_header(draw, view, seat, display, viewer, colour, acting, x0, y0) -> None:
+    draw.rectangle([x0 + 8, y0 + 8, x0 + PANEL - 8, y0 + HEADER_H - 4],
+                   fill=colour if acting else lighten(colour, 0.8), outline=colour, width=3)
+    ink = contrast(colour) if acting else INK
+    label = display + (" (you)" if seat == viewer else "")
+    right = 0
+    if view["first_player"] == seat:
+        # The first-player token: a round disc with "1st", as the physical token sits by its owner.
+        tx, ty = x0 + PANEL - 44, y0 + HEADER_H // 2 + 2
+        draw.ellipse([tx - 22, ty - 20, tx + 22, ty + 20], fill=(250, 250, 250), outline=INK, width=2)
+        text_centered(draw, (tx, ty), "1st", font(18, True), fill=INK)
+        right = 56
+    t, f = fit_text(draw, label, PANEL - 40 - right, 28, bold=True, min_size=18)
+    draw.text((x0 + 20, y0 + HEADER_H // 2 + 2), t, font=f, fill=ink, anchor="lm")
+
+
+def _circle(draw, box, quarters: int) -> None:
+    """The circle printed on the cell; its filled quarters are thick dark arcs, the others thin outlines."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    r = CELL * 0.42
+    ring = [cx - r, cy - r, cx + r, cy + r]
+    # Quarters are filled clockwise from the top-right, as a player would shade them.
+    for q in range(4):
+        start = -90 + q * 90
+        if q < quarters:
+            draw.arc(ring, start + 3, start + 87, fill=INK, width=9)
+        else:
+            draw.arc(ring, start + 3, start + 87, fill=MUTED, width=2)
+
+
+def _strength_column(draw, score, x, y) -> None:
+    """Right of the grid: each element's strength (cells + quarters), as the player would tally it."""
+    draw.text((x, y - COL_LABEL_H // 2), "strength", font=font(18), fill=MUTED, anchor="lm")
+    for i, element in enumerate(ELEMENTS):
+        cy = y + i * CELL + CELL // 2
+        element_symbol(draw, element, (x + 16, cy), 28)
+        draw.text((x + 40, cy), str(score["strength"][element]), font=font(26, True), fill=INK, anchor="lm")
+        if element in score["majorities"]:
+            draw.text((x + 84, cy), "+5", font=font(20, True), fill=darken(HIGHLIGHT, 0.3), anchor="lm")
+
+
+def _track(draw, view, sheet, score, element, x0, y, crossed) -> None:
+    """A conversion track: the element's symbol, seven boxes (crossed ones marked ×), and the product."""
+    cy = y + TRACK_ROW // 2
+    element_symbol(draw, element, (x0 + 30, cy), 30)
+    n = sheet["crosses"][element]
+    bx = x0 + 56
+    colour = ELEMENT_COLOURS[element]
+    for k in range(view["track_length"]):
+        box = [bx + k * (BOX + 4), cy - BOX // 2, bx + k * (BOX + 4) + BOX, cy + BOX // 2]
+        fresh = crossed.get(element, -1) == k + 1
+        draw.rectangle(box, fill=lighten(colour, 0.85), outline=HIGHLIGHT if fresh else darken(colour, 0.2),
+                       width=5 if fresh else 2)
+        if k < n:
+            pad = 8
+            draw.line([box[0] + pad, box[1] + pad, box[2] - pad, box[3] - pad], fill=INK, width=4)
+            draw.line([box[0] + pad, box[3] - pad, box[2] - pad, box[1] + pad], fill=INK, width=4)
+    if crossed.get(element, -1) is None:        # a cross past the seventh box: shown lost beside the track
+        draw.text((bx + 7 * (BOX + 4) + 2, cy), "✗", font=font(24, True), fill=HIGHLIGHT, anchor="lm")
+    s = score["strength"][element]
+    text = f"{s} × {n} = {score['points'][element]}"
+    draw.text((x0 + PANEL - 20, cy), text, font=font(24, True), fill=INK, anchor="rm")
+
+
+# ----- the end -------------------------------------------------------------------------------------------------
+def _score_table(draw, view, seats, name, y) -> None:
+    """Per element: strength × crosses = points for each player; then majorities, total, quarters."""
+    breakdown = view["result"]["breakdown"]
+    winners = view["result"]["winners"]
+    x_label, cols = 24, [PANEL - 40, WIDTH - 40]
+    draw.rectangle([8, y, WIDTH - 8, y + (len(ELEMENTS) + 4) * TABLE_ROW + 12], fill=(255, 253, 247),
+                   outline=INK, width=2)
+    y += 6
+    draw.text((x_label, y + TABLE_ROW // 2), "Score", font=font(24, True), fill=INK, anchor="lm")
+    for seat, x in zip(seats, cols):
+        t, f = fit_text(draw, name(seat), PANEL - 280, 24, bold=True, min_size=18)
+        draw.text((x, y + TABLE_ROW // 2), t, font=f, fill=PLAYER_COLOURS[seats.index(seat)], anchor="rm")
+    y += TABLE_ROW
+    for element in ELEMENTS:
+        element_symbol(draw, element, (x_label + 14, y + TABLE_ROW // 2), 26)
+        draw.text((x_label + 40, y + TABLE_ROW // 2), element, font=font(22), fill=INK, anchor="lm")
+        for seat, x in zip(seats, cols):
+            b = breakdown[seat]
+            text = f"{b['strength'][element]} × {b['crosses'][element]} = {b['points'][element]}"
+            if element in b["majorities"]:
+                text += "  +5"
+            draw.text((x, y + TABLE_ROW // 2), text, font=font(22), fill=INK, anchor="rm")
+        y += TABLE_ROW
+    rows = [("majority bonus", lambda b: f"+{b['bonus']}"),
+            ("total", lambda b: str(b["total"])),
+            ("circle quarters (tie-break)", lambda b: str(b["quarters"]))]
+    for label, value in rows:
+        bold = label == "total"
+        draw.text((x_label, y + TABLE_ROW // 2), label, font=font(22, bold), fill=INK, anchor="lm")
+        for seat, x in zip(seats, cols):
+            text = value(breakdown[seat])
+            if bold and seat in winners:
+                text = "★ " + text
+            draw.text((x, y + TABLE_ROW // 2), text, font=font(24 if bold else 22, bold), fill=INK, anchor="rm")
+        y += TABLE_ROW

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import discord
 from discord import app_commands
@@ -36,6 +37,13 @@ def lobby_view(row) -> discord.ui.View:
     return view
 
 
+@dataclass
+class Answer:
+    """A reply with components of the handler's own (a private picker, a confirmation)."""
+    reply: Reply
+    view: discord.ui.View | None
+
+
 class GameCog(commands.Cog):
     game = app_commands.Group(name="game", description="Play board games in this channel")
 
@@ -55,14 +63,13 @@ class GameCog(commands.Cog):
             return None
         return ui.turn_view(reply.turn)
 
-    async def send(self, interaction: discord.Interaction, reply: Reply | None) -> None:
+    async def send(self, interaction: discord.Interaction, reply: Reply, view: discord.ui.View | None = None) -> None:
         """Answer an interaction with a Reply: the public part in the channel, the caller's private parts
         ephemeral. A stale click gets the current prompt's buttons with its ephemeral answer."""
-        if reply is None:  # the handler answered itself
-            return
         me = str(interaction.user.id)
         privates = reply.private_for(me)
-        view = await self.components(reply)
+        if view is None:
+            view = await self.components(reply)
         if reply.text or reply.image:
             await self._respond(interaction, content=content_of(reply), file=file_of(reply.image), view=view,
                                 allowed_mentions=mentions(reply.mention), ephemeral=False)
@@ -87,26 +94,26 @@ class GameCog(commands.Cog):
         else:
             await interaction.followup.send(**kwargs)
 
-    async def guarded(self, interaction: discord.Interaction, work, *, defer: bool = False,
-                      ephemeral: bool = False) -> None:
-        """Run ``work`` and send its Reply. Work that may take long (rendering) is deferred first, within
-        Discord's three seconds. Any unexpected error is logged with the channel, and the user gets a short
-        apology, never a traceback; one bad interaction never takes the bot down."""
+    async def guarded(self, interaction: discord.Interaction, work) -> None:
+        """Run ``work`` (a Reply, an Answer, or None when it answered itself) and send it.
+
+        The table service answers at once; when the answer has images to draw, the interaction is deferred
+        first (within Discord's three seconds) and the images are rendered off the event loop. Any
+        unexpected error is logged with the channel, and the user gets a short apology, never a traceback:
+        one bad interaction never takes the bot down."""
         try:
-            if defer and not interaction.response.is_done():
+            result = await work()
+            if result is None:
+                return
+            reply, view = (result.reply, result.view) if isinstance(result, Answer) else (result, None)
+            if reply.needs_render and not interaction.response.is_done():
+                public = bool(reply.text or reply.image)
                 if interaction.type == discord.InteractionType.component:
-                    await interaction.response.defer()          # no visible placeholder for a click
+                    await interaction.response.defer()          # no placeholder for a click
                 else:
-                    await interaction.response.defer(thinking=True, ephemeral=ephemeral)
-            reply = await work()
-            if defer and not ephemeral and interaction.type == discord.InteractionType.application_command \
-                    and reply is not None and not (reply.text or reply.image):
-                # the public "thinking…" placeholder must not stay behind an answer only the caller sees
-                try:
-                    await interaction.delete_original_response()
-                except discord.HTTPException:
-                    pass
-            await self.send(interaction, reply)
+                    await interaction.response.defer(thinking=True, ephemeral=not public)
+                await reply.render()
+            await self.send(interaction, reply, view)
         except Exception:
             log.exception("interaction failed (channel %s, user %s)", interaction.channel_id, interaction.user.id)
             try:
@@ -160,23 +167,23 @@ class GameCog(commands.Cog):
     async def start(self, interaction: discord.Interaction, order: app_commands.Choice[str] | None = None):
         user, where = who(interaction)
         shuffle = order is not None and order.value == "shuffled"
-        await self.guarded(interaction, lambda: self.service.start(where, user, shuffle=shuffle), defer=True)
+        await self.guarded(interaction, lambda: self.service.start(where, user, shuffle=shuffle))
 
     @game.command(name="status", description="The table now: image, whose turn, the last moves")
     async def status(self, interaction: discord.Interaction):
         user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.status(where, user), defer=True)
+        await self.guarded(interaction, lambda: self.service.status(where, user))
 
     @game.command(name="hand", description="Your private view: your hand or secret choice (only you see it)")
     async def hand(self, interaction: discord.Interaction):
         user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.hand(where, user), defer=True, ephemeral=True)
+        await self.guarded(interaction, lambda: self.service.hand(where, user))
 
     @game.command(name="move", description="Play one of your legal actions")
     @app_commands.describe(action="Start typing: your legal actions are suggested")
     async def move(self, interaction: discord.Interaction, action: str):
         user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.act(where, user, action), defer=True)
+        await self.guarded(interaction, lambda: self.service.act(where, user, action))
 
     @move.autocomplete("action")
     async def move_complete(self, interaction: discord.Interaction, current: str):
@@ -212,8 +219,7 @@ class GameCog(commands.Cog):
                 return reply
             view = discord.ui.View(timeout=None)
             view.add_item(ui.ConfirmAbandon(reply.game_id))
-            await interaction.response.send_message(reply.private[0].text, view=view, ephemeral=True)
-            return None
+            return Answer(reply, view)
 
         await self.guarded(interaction, work)
 
@@ -227,39 +233,32 @@ class GameCog(commands.Cog):
             return await self._check_game(user, where, game_id) or \
                 await self.service.act(where, user, version=version, index=int(arg))
 
-        await self.guarded(interaction, work, defer=True)
+        await self.guarded(interaction, work)
 
-    async def _picker(self, interaction, user, where, game_id, version, group):
+    async def _picker(self, user, where, game_id, version, group):
+        """The caller's private picker: their legal actions (or one group of them) and their own image."""
         stale = await self._check_game(user, where, game_id)
         if stale:
             return stale
         reply = await self.service.prompt(where, user, version=version)
         if not reply.ok:
             return reply
-        mine = reply.private[0]
         actions = reply.turn.public_actions[user.id]
-        view = ui.picker_view(reply.turn, actions, group=group)
-        text = "Your choice (only you see this):"
-        if mine.image is not None:
-            await interaction.followup.send(text, file=file_of(mine.image), view=view, ephemeral=True)
-        else:
-            await interaction.followup.send(text, view=view, ephemeral=True)
-        return None
+        reply.private[0].text = "Your choice (only you see this):"
+        return Answer(reply, ui.picker_view(reply.turn, actions, group=group))
 
     async def on_group(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)
         group = int(arg) if arg.isdigit() else None
-        await self.guarded(interaction, lambda: self._picker(interaction, user, where, game_id, version, group),
-                           defer=True)
+        await self.guarded(interaction, lambda: self._picker(user, where, game_id, version, group))
 
     async def on_private(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)
-        await self.guarded(interaction, lambda: self._picker(interaction, user, where, game_id, None, None),
-                           defer=True)
+        await self.guarded(interaction, lambda: self._picker(user, where, game_id, None, None))
 
     async def on_my_view(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.hand(where, user), defer=True)
+        await self.guarded(interaction, lambda: self.service.hand(where, user))
 
     async def on_lobby(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)
@@ -277,7 +276,7 @@ class GameCog(commands.Cog):
             stale = await self._check_game(user, where, game_id)
             return stale or await actions[arg]()
 
-        await self.guarded(interaction, work, defer=arg in ("start", "shuffle"))
+        await self.guarded(interaction, work)
 
     async def on_option(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)

@@ -91,7 +91,7 @@ class Console:
             self.write(HELP.format(games=", ".join(sorted(GAMES))))
             return True
         reply = await self.dispatch(User(user_id, user_id), Where(channel, guild="console"), words, options)
-        self.show(channel, reply)
+        self.show(channel, await reply.render())
         return True
 
     async def dispatch(self, user: User, where: Where, words: list[str], options: dict[str, str]) -> Reply:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -19,8 +21,11 @@ class Where:
 
 @dataclass
 class Picture:
+    """An image of the game. It may arrive unrendered (``data`` None, ``make`` set): front ends answer
+    quickly first and then render off the event loop with ``Reply.render()``."""
     filename: str
-    data: bytes
+    data: bytes | None = None
+    make: Callable[[], bytes | None] | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -67,3 +72,23 @@ class Reply:
 
     def private_for(self, user: str) -> list[Private]:
         return [p for p in self.private if p.user == user]
+
+    def pictures(self) -> list[Picture]:
+        return [p for p in [self.image] + [q.image for q in self.private] if p is not None]
+
+    @property
+    def needs_render(self) -> bool:
+        return any(p.data is None for p in self.pictures())
+
+    async def render(self) -> Reply:
+        """Render every picture not yet drawn, in a worker thread (Pillow would block the event loop).
+        A picture whose game has no renderer is dropped."""
+        for pic in self.pictures():
+            if pic.data is None and pic.make is not None:
+                pic.data = await asyncio.to_thread(pic.make)
+        if self.image is not None and self.image.data is None:
+            self.image = None
+        for q in self.private:
+            if q.image is not None and q.image.data is None:
+                q.image = None
+        return self

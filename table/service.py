@@ -65,15 +65,15 @@ class TableService:
         game = GAMES[row.game]
         return game, game.load(row.state)
 
-    async def _image(self, row: GameRow, game: Game, state, viewer: str | None) -> Picture | None:
+    def _image(self, row: GameRow, game: Game, state, viewer: str | None) -> Picture | None:
+        """The picture of ``viewer``'s view now, to be rendered later (Reply.render)."""
         if not self.render:
             return None
         view = game.view(state, viewer)
-        data = await asyncio.to_thread(render_png, row.game, view, row.names, viewer)
-        if data is None:
-            return None
+        names = dict(row.names)
         who = "table" if viewer is None else "private"
-        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", data)
+        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png",
+                       make=lambda: render_png(row.game, view, names, viewer))
 
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
@@ -373,7 +373,7 @@ class TableService:
         if len(lines) > 8:
             shown = [f"… {len(lines) - 8} earlier moves (see `/game history`)"] + shown
         reply.text = "\n".join(shown + [tail])
-        reply.image = await self._image(row, game, state, None)
+        reply.image = self._image(row, game, state, None)
         return reply
 
     async def prompt(self, where: Where, user: User, version: int | None = None) -> Reply:
@@ -395,7 +395,7 @@ class TableService:
         actions = game.legal_actions(state, user.id)
         reply = Reply(game_id=row.id, version=row.version, status=row.status, turn=turn)
         reply.private.append(Private(user.id, "Your choices: " + "; ".join(actions),
-                                     await self._image(row, game, state, user.id)))
+                                     self._image(row, game, state, user.id)))
         turn.public_actions = {**turn.public_actions, user.id: actions}  # for this caller only
         return reply
 
@@ -433,7 +433,7 @@ class TableService:
                       game_id=row.id, version=row.version, status=row.status)
         if row.status == "running":
             reply.turn = self.turn(row, game, state)
-        reply.image = await self._image(row, game, state, None)
+        reply.image = self._image(row, game, state, None)
         return reply
 
     async def hand(self, where: Where, user: User) -> Reply:
@@ -455,7 +455,7 @@ class TableService:
         if hidden:
             text += "\n" + ", ".join(f"{k}: {_show(v)}" for k, v in hidden.items())
         return Reply(game_id=row.id, version=row.version, status=row.status,
-                     private=[Private(user.id, text, await self._image(row, game, state, user.id))])
+                     private=[Private(user.id, text, self._image(row, game, state, user.id))])
 
     async def history(self, where: Where, user: User, page: int = 1) -> Reply:
         row = await self.store.latest_game(where.channel)

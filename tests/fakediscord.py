@@ -740,14 +740,16 @@ class FakeDiscord:
             yield client
         finally:
             await client.close()
-            try:
-                await asyncio.wait_for(task, timeout)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                if not task.cancelled() and task.exception() is None:
-                    raise
+            done, _ = await asyncio.wait({task}, timeout=timeout)
+            if not done:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            elif not task.cancelled():
+                task.exception()  # mark it retrieved; re-raised below when the body itself succeeded
             await self.settle()
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            raise task.exception()
 
     async def _wait_or_die(self, pred: Callable[[], bool], task: asyncio.Task, timeout: float, what: str) -> None:
         loop = asyncio.get_running_loop()

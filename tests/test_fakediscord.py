@@ -1,7 +1,13 @@
 """The fake Discord of tests/fakediscord.py, proven with a throwaway bot driven by the real discord.py client."""
 
+import contextlib
+import gc
 import io
+import logging
+import os
 import re
+import threading
+from pathlib import Path
 
 import discord
 import pytest
@@ -41,6 +47,20 @@ class Bump(discord.ui.DynamicItem[discord.ui.Button], template=r"bump:(?P<table>
         view = discord.ui.View(timeout=None)
         view.add_item(Bump(self.table, store[self.table]))
         await interaction.response.edit_message(content=f"table {self.table} at {store[self.table]}", view=view)
+
+
+class Confirm(discord.ui.View):
+    """An ordinary (non-persistent) view: dispatched by message id from the callback's response."""
+
+    def __init__(self):
+        super().__init__(timeout=30)
+
+    @discord.ui.button(label="Yes, abandon", style=discord.ButtonStyle.danger)
+    async def yes(self, interaction: discord.Interaction, button: discord.ui.Button):
+        await interaction.response.defer()  # deferred update of the clicked message...
+        await interaction.edit_original_response(content="Abandoned.", view=None)  # ...then edited
+        await interaction.followup.send("Table abandoned by " + interaction.user.display_name)
+        self.stop()
 
 
 def make_bot(fake: FakeDiscord, store: dict, *, global_sync: bool = False) -> commands.Bot:
@@ -85,6 +105,27 @@ def make_bot(fake: FakeDiscord, store: dict, *, global_sync: bool = False) -> co
         await interaction.followup.send(f"board for {seats}", file=discord.File(io.BytesIO(png_bytes()), "board.png"))
         await interaction.followup.send("and a private note", ephemeral=True)
 
+    @game.command(name="abandon", description="Abandon the table (with a confirmation)")
+    async def abandon(interaction: discord.Interaction):
+        view = Confirm()
+        await interaction.response.send_message("Really abandon?", view=view, ephemeral=True)
+
+    @game.command(name="misc", description="REST calls the bot may make")
+    async def misc(interaction: discord.Interaction, who: discord.Member):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        original = await interaction.original_response()
+        assert original.flags.ephemeral and original.flags.loading
+        public = await interaction.channel.send(f"table for {who.display_name}")
+        thread = await public.create_thread(name="table 1")
+        await thread.send("in the thread")
+        private = await interaction.channel.create_thread(name="secret", type=discord.ChannelType.private_thread)
+        await private.add_user(who)
+        await who.send("psst")
+        member = await interaction.guild.fetch_member(who.id)
+        channel = await interaction.client.fetch_channel(interaction.channel_id)
+        await public.edit(content=f"table for {member.display_name} in {channel.name}")
+        await interaction.edit_original_response(content=f"done: {thread.name}, {private.name}")
+
     bot.tree.add_command(game)
 
     @bot.listen()
@@ -104,10 +145,31 @@ def make_bot(fake: FakeDiscord, store: dict, *, global_sync: bool = False) -> co
     return bot
 
 
+def open_sockets() -> int:
+    """How many sockets this process holds (Linux; 0 elsewhere)."""
+    fds = Path("/proc/self/fd")
+    if not fds.exists():
+        return 0
+    count = 0
+    for name in os.listdir(fds):
+        with contextlib.suppress(OSError):
+            count += os.readlink(fds / name).startswith("socket:")
+    return count
+
+
 @pytest.fixture
-async def fake():
+async def fake(caplog):
+    """A running FakeDiscord; afterwards: no leaked socket, no keep-alive thread, no error logged."""
+    before = open_sockets()
     async with FakeDiscord() as f:
         yield f
+    gc.collect()
+    for t in threading.enumerate():
+        if type(t).__name__ == "KeepAliveHandler":
+            t.join(1)
+            assert not t.is_alive(), "discord.py's heartbeat thread survived the test"
+    assert open_sockets() <= before, "sockets leaked"
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 async def test_sync_slash_and_components(fake: FakeDiscord):
@@ -117,7 +179,14 @@ async def test_sync_slash_and_components(fake: FakeDiscord):
         gid, payload = fake.sync_payloads[-1]
         assert gid == fake.guild.id
         [cmd] = payload
-        assert cmd["name"] == "game" and {o["name"] for o in cmd["options"]} == {"new", "move", "hand", "board"}
+        assert cmd["name"] == "game" and {o["name"] for o in cmd["options"]} == {
+            "new",
+            "move",
+            "hand",
+            "board",
+            "abandon",
+            "misc",
+        }
         assert fake.commands(guild=True)[0]["id"].isdigit()
         assert fake.gateway_queries[-1]["compress"] == "zlib-stream"  # honoured: the fake sends zlib frames
 
@@ -172,6 +241,30 @@ async def test_deferred_followup_with_file_multipart(fake: FakeDiscord):
         assert note.source == "followup" and note.ephemeral and note.content == "and a private note"
         uploads = [q for q in fake.requests if q.path.startswith("/api/v10/webhooks/") and q.files]
         assert uploads and uploads[0].files[0][0] == "board.png" and uploads[0].json["content"] == "board for 3"
+
+
+async def test_views_threads_dms_and_fetches(fake: FakeDiscord):
+    async with fake.run(make_bot(fake, {})):
+        a = await fake.slash("alice", "general", "game abandon")
+        assert a.ephemeral and a.message.buttons()[0]["label"] == "Yes, abandon"
+        y = await fake.click("alice", a.message, label="Yes, abandon")
+        assert y.callback_type == 6 and y.message is a.message
+        assert a.message.content == "Abandoned." and a.message.components == [] and a.message.edits == 1
+        [f] = await y.wait_followups(1)
+        assert f.content == "Table abandoned by Alice" and not f.ephemeral
+        assert [e[0] for e in y.events] == ["callback", "edit", "followup"]
+
+        bob = fake.user("bob")
+        m = await fake.slash("alice", "general", "game misc", options={"who": bob})
+        assert m.callback_type == 5 and m.ephemeral and m.content == "done: table 1, secret"
+        public = fake.messages("general", source="channel")[-1]
+        assert public.content == "table for Bob in general" and public.edits == 1
+        thread = fake.channel("table 1")
+        assert thread.id == public.id and thread.type == 11 and thread.parent_id == fake.channel("general").id
+        assert fake.last_message(thread).content == "in the thread"
+        assert fake.channel("secret").type == 12
+        assert fake.last_message(fake.dm_channel(bob)).content == "psst"
+        assert not fake.unknown_routes and not fake.errors
 
 
 async def test_restart_keeps_buttons_working(fake: FakeDiscord):

@@ -115,7 +115,14 @@ class GameCog(commands.Cog):
                 await reply.render()
             await self.send(interaction, reply, view)
         except Exception:
-            log.exception("interaction failed (channel %s, user %s)", interaction.channel_id, interaction.user.id)
+            game_id = None
+            try:
+                row = await self.service.store.latest_game(str(interaction.channel_id))
+                game_id = row.id if row else None
+            except Exception:
+                pass
+            log.exception("interaction failed (game %s, channel %s, user %s)", game_id, interaction.channel_id,
+                          interaction.user.id)
             try:
                 if interaction.response.is_done():
                     await interaction.followup.send(APOLOGY, ephemeral=True)

@@ -111,6 +111,11 @@ async def serve(token: str, db_path: Path, dev_guild: str | None = None) -> int:
     else:
         log.info("shutting down")
     stopper.cancel()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.remove_signal_handler(sig)
+        except NotImplementedError:
+            pass
     if not bot.is_closed():
         await bot.close()
     elif store.db is not None:

@@ -124,5 +124,15 @@ async def test_two_users_play_by_command_and_button_across_a_restart(tmp_path):
             assert r.ephemeral and "Confirm" in r.content
             r = await fake.click("alice", r.message, label="Yes, abandon the game")
             assert not r.ephemeral and "abandoned" in r.text()
+    # nothing the bot sent could ping @everyone or a role, whatever a display name contains
+    checked = 0
+    for req in fake.requests:
+        body = req.json if isinstance(req.json, dict) else {}
+        data = body.get("data") if isinstance(body.get("data"), dict) else body
+        if "allowed_mentions" in data:
+            parse = data["allowed_mentions"].get("parse", [])
+            assert "everyone" not in parse and "roles" not in parse
+            checked += 1
+    assert checked >= 10
     assert not fake.errors, fake.errors
     assert not fake.unknown_routes, fake.unknown_routes

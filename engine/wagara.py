@@ -1,0 +1,805 @@
+"""Wagara: canoes on a flowing river, gems carried to the beach (rulebook 001, RULES.md §2, G1–G8).
+
+Every round each player secretly chooses a paddle card (1–6 or the Cloud). Then, from the buoy holder
+clockwise, each reveals it and acts: the Cloud moves the weather marker, a number n gives each of that
+player's canoes exactly n points to paddle, load and unload. At the round's end the river flows by the
+lowest number revealed plus the weather; canoes carried past position 9 fall into the rapids. The game ends
+after a round in which someone has collected 5 different colours, 4 of one colour or 7 gems.
+
+The river (G1): positions 1 (at the rope) .. 9 (at the falls); the beach is upstream of position 1 and
+counts as one step from it. Deposits lie beside positions 3 violet, 4 white, 5 yellow, 6 blue, 7 red.
+
+Actions (canonical texts; ``legal_actions`` lists them all):
+    play <card>                         phase 1, secret: ``play 3``, ``play cloud``
+    recover canoe <i>, pay <colour>     start of one's action: a canoe from the rapids to the beach
+    weather <value>                     Cloud: the marker's new value, ``weather +2`` .. ``weather -1``
+    canoe <i>: <part>, <part>, ...      number card: one canoe's whole move for the round
+    end turn                            number card: when every canoe on the river has moved, leave the
+                                        beach canoes ashore (launching is optional)
+A canoe's parts, in this order: loading/unloading at the start ``unload``, ``load <colour>``; then at most
+one movement ``up <k>``, ``down <k>``, ``land`` (paddle up to the beach and deliver) or, for a canoe on the
+beach, ``launch to <position>``; then ``unload`` / ``load <colour>`` at the end, or ``steal <colour>``
+(``steal <colour> from <seat>`` when canoes of several players there carry that colour). Examples:
+``canoe 1: unload, up 3, steal red``, ``canoe 2: launch to 3, load violet``, ``canoe 1: load blue, land``.
+
+Decisions this module makes where RULES.md and the rulebook are silent:
+- The first buoy holder is drawn at random (players at a table pick a start player so).
+- Cards are the strings "1".."6" and "cloud". A player who holds a single card (the seventh round of a
+  cycle) has it chosen for them: everybody knows which card it is, so nothing secret is given away.
+- A deposit is a place, not a colour: unloading puts the gem into the deposit beside the canoe's position
+  whatever its colour (G4: "unloading may go into any deposit"), so a deposit can hold several colours and
+  loading there chooses among them (the rulebook: "se ci sono più tipi di gemme c'è libertà di scelta").
+  Gems going back after the falls or a recovery payment return to the deposit of their own colour (G4, G5).
+- At each end of a move a canoe unloads at most once and loads at most once, unloading first; loading and
+  then unloading at the same place would change nothing but burn points, so it is refused. With no steps
+  the loading and unloading happen at one place and count as the start of the move.
+- Only positions with a deposit (3–7) allow loading and unloading.
+- Landing is ``land``: the canoe paddles upstream all the way to the beach. ``up <k>`` must stop on the
+  river (k less than the position). A canoe can land empty.
+- Stealing ends a canoe's move: the canoe must arrive empty (it may unload before paddling, G4) and does
+  nothing after the theft. It needs at least one step upstream and the victim must be on the final
+  position (never one passed over).
+- The free recovery (both canoes in the rapids, no gems) happens by itself when the player's action
+  starts: taking the canoe back can never hurt. The paid recovery is optional, one canoe per action, and
+  only before any other action of that turn.
+- A canoe that landed this round stays on the beach: it has moved. A canoe recovered this round may be
+  launched (still one launch per round).
+- The end (G7) is checked once the river has flowed. ``scores`` are the gems collected; ``values`` their
+  total value; winners come only from the players who qualify.
+- ``view()["deposits"]`` is the number of gems lying at each deposit (all colours), ``deposit_gems`` the
+  colours in each.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import register
+from .core import Game, IllegalAction, State
+from .rng import Rng
+
+COLOURS = ["violet", "white", "yellow", "blue", "red"]
+GEM_VALUE = {"violet": 1, "white": 2, "yellow": 3, "blue": 4, "red": 5}          # G1, for the tie-break
+SITE_POSITION = {"violet": 3, "white": 4, "yellow": 5, "blue": 6, "red": 7}      # G1
+SITE_AT = {pos: colour for colour, pos in SITE_POSITION.items()}
+GEMS_PER_COLOUR = 7
+RIVER_LENGTH = 9
+CARDS = ["1", "2", "3", "4", "5", "6", "cloud"]
+CLOUD = "cloud"
+WEATHER_MIN, WEATHER_MAX = -1, 2
+CANOES_PER_PLAYER = 2
+
+UNLOAD = ("unload",)
+
+
+def weather_text(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def qualifies(collection: dict) -> bool:
+    """G7: five different colours, four of one colour, or seven gems."""
+    counts = [collection[c] for c in COLOURS]
+    return sum(1 for n in counts if n) == 5 or max(counts) >= 4 or sum(counts) >= 7
+
+
+def collection_value(collection: dict) -> int:
+    return sum(GEM_VALUE[c] * collection[c] for c in COLOURS)
+
+
+# ----- a canoe's move ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Move:
+    """One canoe's whole move for the round. ``kind`` is "stay" (loading/unloading only), "up", "down",
+    "land" or "launch"; ``steps`` counts positions paddled (for "launch": the position reached)."""
+    canoe: int
+    kind: str
+    steps: int = 0
+    pre: tuple = ()
+    post: tuple = ()
+    steal: tuple | None = None  # (colour, seat or None)
+
+    def text(self) -> str:
+        parts = [_op_text(op) for op in self.pre]
+        if self.kind in ("up", "down"):
+            parts.append(f"{self.kind} {self.steps}")
+        elif self.kind == "land":
+            parts.append("land")
+        elif self.kind == "launch":
+            parts.append(f"launch to {self.steps}")
+        parts += [_op_text(op) for op in self.post]
+        if self.steal:
+            colour, victim = self.steal
+            parts.append(f"steal {colour}" + (f" from {victim}" if victim else ""))
+        return f"canoe {self.canoe}: " + ", ".join(parts)
+
+    def cost(self, start: int) -> int:
+        """Paddle points used from position ``start`` (0 on the beach)."""
+        steps = start if self.kind == "land" else self.steps
+        return steps + 2 * (len(self.pre) + len(self.post))
+
+
+def _op_text(op: tuple) -> str:
+    return "unload" if op == UNLOAD else f"load {op[1]}"
+
+
+_CANOE_RE = re.compile(r"canoe (\d+) ?: ?(.*)", re.IGNORECASE)
+
+
+def parse_move(text: str) -> Move:
+    """The Move a ``canoe <i>: ...`` text names; only its grammar is checked here."""
+    m = _CANOE_RE.fullmatch(text)
+    if not m:
+        raise IllegalAction("Move a canoe with e.g. 'canoe 1: up 3' or 'canoe 2: launch to 2'.")
+    number = int(m.group(1))
+    parts = [p.strip() for p in m.group(2).split(",")]
+    pre: list = []
+    post: list = []
+    kind, steps, steal = "stay", 0, None
+    for part in parts:
+        words = part.split()
+        key = [w.lower() for w in words]
+        if steal is not None:
+            raise IllegalAction("Stealing ends a canoe's move: nothing may follow it.")
+        if kind == "land" and key:
+            raise IllegalAction("Landing ends a canoe's move: nothing may follow it.")
+        if key == ["unload"]:
+            (pre if kind == "stay" else post).append(UNLOAD)
+        elif len(key) == 2 and key[0] == "load":
+            if key[1] not in COLOURS:
+                raise IllegalAction(f"'{words[1]}' is not a gem colour ({', '.join(COLOURS)}).")
+            (pre if kind == "stay" else post).append(("load", key[1]))
+        elif (len(key) == 2 and key[0] in ("up", "down")) or key == ["land"] or key[:2] == ["launch", "to"]:
+            if kind != "stay":
+                raise IllegalAction("A canoe paddles one way only: one 'up', 'down', 'land' or 'launch' per move.")
+            if key[0] == "land":
+                kind = "land"
+                continue
+            if key[0] == "launch":
+                if pre:
+                    raise IllegalAction("A canoe on the beach cannot load or unload: launch it first.")
+                if len(key) != 3:
+                    raise IllegalAction("Launch with e.g. 'launch to 3'.")
+            number_word = key[-1]
+            if not number_word.isdigit() or int(number_word) < 1:
+                raise IllegalAction(f"'{part}' needs a number of steps, e.g. 'up 2'.")
+            kind, steps = key[0], int(number_word)
+        elif key and key[0] == "steal":
+            if len(key) == 2 or (len(key) >= 4 and key[2] == "from"):
+                if key[1] not in COLOURS:
+                    raise IllegalAction(f"'{words[1]}' is not a gem colour ({', '.join(COLOURS)}).")
+                steal = (key[1], " ".join(words[3:]) or None)
+            else:
+                raise IllegalAction("Steal with e.g. 'steal red'.")
+        else:
+            raise IllegalAction(f"I do not understand '{part}'. A canoe's move is e.g. 'canoe 1: unload, up 3, "
+                                "steal red' or 'canoe 2: launch to 3, load violet'.")
+    if kind == "stay" and not pre and steal is None:
+        raise IllegalAction("Say what the canoe does, e.g. 'canoe 1: down 2'.")
+    return Move(number, kind, steps, tuple(pre), tuple(post), steal)
+
+
+# ----- the game ----------------------------------------------------------------------------------------------
+
+class Wagara(Game):
+    key = "wagara"
+    title = "Wagara"
+    min_players = 2
+    max_players = 5
+    options: dict = {}
+    option_choices: dict = {}
+
+    # ----- setting up --------------------------------------------------------------------------------------
+    def setup(self, state: State, rng: Rng) -> None:
+        seats = state["seats"]
+        state.update(
+            round=0,
+            phase="choose",
+            buoy=rng.choice(seats),
+            weather=0,                                                     # G2
+            sites={site: {c: (GEMS_PER_COLOUR if c == site else 0) for c in COLOURS} for site in COLOURS},
+            collections={s: {c: 0 for c in COLOURS} for s in seats},
+            piles={s: [] for s in seats},
+            choices={},
+            round_cards={},
+            order=[],
+            actor=None,
+            turn=None,
+            canoes=[{"owner": s, "number": i + 1, "where": "beach", "position": None, "gem": None}
+                    for s in seats for i in range(CANOES_PER_PLAYER)],
+            last={"seat": None, "action": None, "events": []},
+            last_flow=None,
+            over=False,
+        )
+        self._start_round(state, state["last"]["events"])
+
+    # ----- reading -----------------------------------------------------------------------------------------
+    def to_act(self, state: State) -> list[str]:
+        if state["over"]:
+            return []
+        if state["phase"] == "choose":
+            return [s for s in state["seats"] if s not in state["choices"]]
+        return [state["actor"]]
+
+    def waiting_message(self, state: State, seat: str) -> str:
+        if state["phase"] == "choose":
+            return "You have chosen your paddle card; waiting for the others to choose theirs."
+        return "It is not your turn: players act in order from the buoy holder."
+
+    def private_actions(self, state: State, seat: str) -> bool:
+        return state["phase"] == "choose" and not state["over"]
+
+    def hand(self, state: State, seat: str) -> list[str]:
+        """The cards ``seat`` may still choose from (G3): not in the played pile, not chosen this round."""
+        used = set(state["piles"][seat])
+        if seat in state["choices"]:
+            used.add(state["choices"][seat])
+        return [c for c in CARDS if c not in used]
+
+    def legal_actions(self, state: State, seat: str) -> list[str]:
+        if seat not in self.to_act(state):
+            return []
+        if state["phase"] == "choose":
+            return [f"play {c}" for c in self.hand(state, seat)]
+        turn = state["turn"]
+        actions = [f"recover canoe {n}, pay {c}" for n, c in self._recover_options(state, seat)]
+        if turn["card"] == CLOUD:
+            return actions + [f"weather {weather_text(w)}" for w in self._weather_options(state)]
+        for idx in self._canoe_indices(state, seat):
+            actions += [m.text() for m in self.canoe_moves(state, idx)]
+        if not self._unmoved_river(state, seat):
+            actions.append("end turn")
+        return actions
+
+    def result(self, state: State) -> dict | None:
+        if not state["over"]:
+            return None
+        cols = state["collections"]
+        scores = {s: sum(cols[s].values()) for s in state["seats"]}
+        values = {s: collection_value(cols[s]) for s in state["seats"]}
+        qualified = [s for s in state["seats"] if qualifies(cols[s])]
+        best = max((scores[s], values[s]) for s in qualified)
+        winners = [s for s in qualified if (scores[s], values[s]) == best]
+        return {"winners": winners, "scores": scores, "values": values, "qualified": qualified,
+                "collections": {s: dict(cols[s]) for s in state["seats"]}}
+
+    def view(self, state: State, viewer: str | None) -> dict:
+        seats = state["seats"]
+        turn = state["turn"]
+        v = {
+            "seats": list(seats),
+            "to_act": self.to_act(state),
+            "phase": "over" if state["over"] else state["phase"],
+            "round": state["round"],
+            "buoy": state["buoy"],
+            "weather": state["weather"],
+            "deposits": {site: sum(state["sites"][site].values()) for site in COLOURS},
+            "deposit_gems": {site: dict(state["sites"][site]) for site in COLOURS},
+            "deposit_positions": dict(SITE_POSITION),
+            "collections": {s: dict(state["collections"][s]) for s in seats},
+            "played": {s: list(state["piles"][s]) for s in seats},
+            "this_round": {s: state["round_cards"].get(s) for s in seats},
+            "chosen": {s: s in state["choices"] or s in state["round_cards"] for s in seats},
+            "order": list(state["order"]),
+            "actor": state["actor"],
+            "turn": None if turn is None else {
+                "seat": turn["seat"], "card": turn["card"], "moved": list(turn["moved"]),
+                "launched": turn["launched"], "recovered": turn["recovered"]},
+            "canoes": [dict(c) for c in state["canoes"]],
+            "last": _public_last(state["last"]),
+            "last_flow": state["last_flow"],
+            "result": self.result(state),
+        }
+        if viewer in seats:
+            v["my_choice"] = state["choices"].get(viewer)
+            v["hand"] = self.hand(state, viewer)
+        return v
+
+    def describe(self, before: State, seat: str, action: str, after: State) -> str:
+        return " ".join(_event_text(e, after) for e in after["last"]["events"]) or f"{seat}: {action}"
+
+    # ----- acting ------------------------------------------------------------------------------------------
+    def play(self, state: State, seat: str, action: str) -> None:
+        events: list = []
+        state["last"] = {"seat": seat, "action": None, "events": events}
+        if state["phase"] == "choose":
+            self._choose(state, seat, action, events)
+            return
+        state["last"]["action"] = action
+        turn = state["turn"]
+        lowered = action.lower()
+        if lowered.startswith("recover"):
+            self._recover(state, seat, lowered, events)
+        elif lowered.startswith("weather"):
+            self._weather(state, seat, lowered, events)
+        elif lowered == "end turn":
+            if turn["card"] == CLOUD:
+                raise IllegalAction("You played the Cloud: move the weather marker with 'weather ...'.")
+            if self._unmoved_river(state, seat):
+                raise IllegalAction("Every canoe of yours on the river must move first.")
+            events.append({"type": "end_turn", "seat": seat})
+            self._end_turn(state, events)
+        elif lowered.startswith("canoe"):
+            self._move_canoe(state, seat, parse_move(action), events)
+        else:
+            raise IllegalAction(self._options_hint(state, seat))
+
+    def _options_hint(self, state: State, seat: str) -> str:
+        if state["turn"]["card"] == CLOUD:
+            return "You played the Cloud: say e.g. 'weather +1'."
+        return ("Move a canoe ('canoe 1: up 3', 'canoe 2: launch to 2'), 'recover canoe 1, pay red', "
+                "or 'end turn'.")
+
+    # phase 1 (G3)
+    def _choose(self, state: State, seat: str, action: str, events: list) -> None:
+        words = action.lower().split()
+        if len(words) != 2 or words[0] != "play" or words[1] not in CARDS:
+            raise IllegalAction("Choose a paddle card with 'play 1' .. 'play 6' or 'play cloud'.")
+        card = words[1]
+        if card not in self.hand(state, seat):
+            raise IllegalAction(f"Your card {card} is already in your played pile; choose another.")
+        state["choices"][seat] = card
+        events.append({"type": "choose", "seat": seat})
+        if len(state["choices"]) == len(state["seats"]):
+            self._begin_acting(state, events)
+
+    def _start_round(self, state: State, events: list) -> None:
+        state["round"] += 1
+        state["phase"] = "choose"
+        state["choices"], state["round_cards"], state["order"] = {}, {}, []
+        state["actor"], state["turn"] = None, None
+        events.append({"type": "round", "round": state["round"]})
+        if any(len(state["piles"][s]) == len(CARDS) for s in state["seats"]):
+            events.append({"type": "takeback"})
+        for s in state["seats"]:
+            if len(state["piles"][s]) == len(CARDS):          # G3: the whole pile comes back
+                state["piles"][s] = []
+            hand = self.hand(state, s)
+            if len(hand) == 1:                                # the last card: no secret, no choice
+                state["choices"][s] = hand[0]
+        if len(state["choices"]) == len(state["seats"]):
+            self._begin_acting(state, events)
+
+    def _begin_acting(self, state: State, events: list) -> None:
+        seats = state["seats"]
+        first = seats.index(state["buoy"])
+        state["phase"] = "act"
+        state["order"] = seats[first:] + seats[:first]                  # G4: from the buoy, clockwise
+        self._start_turn(state, state["order"][0], events)
+
+    def _start_turn(self, state: State, seat: str, events: list) -> None:
+        card = state["choices"].pop(seat)                                  # revealed only now (G4, G8)
+        state["piles"][seat].append(card)
+        state["round_cards"][seat] = card
+        state["actor"] = seat
+        state["turn"] = {"seat": seat, "card": card, "moved": [], "launched": False, "recovered": False,
+                         "acted": False}
+        events.append({"type": "reveal", "seat": seat, "card": card})
+        mine = [state["canoes"][i] for i in self._canoe_indices(state, seat)]
+        if all(c["where"] == "rapids" for c in mine) and not sum(state["collections"][seat].values()):
+            mine[0]["where"] = "beach"                                     # G4: the free recovery
+            state["turn"]["recovered"] = True
+            events.append({"type": "free_recover", "seat": seat, "canoe": mine[0]["number"]})
+
+    def _end_turn(self, state: State, events: list) -> None:
+        order = state["order"]
+        i = order.index(state["actor"])
+        if i + 1 < len(order):
+            self._start_turn(state, order[i + 1], events)
+            return
+        self._flow(state, events)
+        if any(qualifies(state["collections"][s]) for s in state["seats"]):    # G7
+            state["over"] = True
+            state["phase"] = "over"
+            state["actor"], state["turn"] = None, None
+            events.append({"type": "game_over", "winners": self.result(state)["winners"]})
+            return
+        seats = state["seats"]
+        state["buoy"] = seats[(seats.index(state["buoy"]) + 1) % len(seats)]      # G6
+        events.append({"type": "buoy", "seat": state["buoy"]})
+        self._start_round(state, events)
+
+    # G5
+    def _flow(self, state: State, events: list) -> None:
+        numbers = [int(c) for c in state["round_cards"].values() if c != CLOUD]
+        lowest = min(numbers) if numbers else 0
+        k = max(0, lowest + state["weather"])
+        fell = []
+        for canoe in state["canoes"]:
+            if canoe["where"] != "river":
+                continue
+            canoe["position"] += k
+            if canoe["position"] > RIVER_LENGTH:
+                gem = canoe["gem"]
+                if gem:
+                    state["sites"][gem][gem] += 1
+                fell.append({"owner": canoe["owner"], "canoe": canoe["number"], "gem": gem})
+                canoe.update(where="rapids", position=None, gem=None)
+        flow = {"round": state["round"], "lowest": lowest, "weather": state["weather"], "k": k, "fell": fell}
+        state["last_flow"] = flow
+        events.append({"type": "flow"})                 # the details are in state["last_flow"]
+
+    # recovery (G4)
+    def _recover_options(self, state: State, seat: str) -> list[tuple[int, str]]:
+        turn = state["turn"]
+        if turn["acted"] or turn["recovered"]:
+            return []
+        wrecked = [c for c in (state["canoes"][i] for i in self._canoe_indices(state, seat)) if c["where"] == "rapids"]
+        if not wrecked:
+            return []
+        return [(wrecked[0]["number"], c) for c in COLOURS if state["collections"][seat][c]]
+
+    def _recover(self, state: State, seat: str, action: str, events: list) -> None:
+        m = re.fullmatch(r"recover canoe (\d+) ?, ?pay (\w+)", action)
+        if not m:
+            raise IllegalAction("Recover with e.g. 'recover canoe 1, pay red'.")
+        number, colour = int(m.group(1)), m.group(2)
+        turn = state["turn"]
+        canoe = self._own_canoe(state, seat, number)
+        if canoe["where"] != "rapids":
+            raise IllegalAction(f"Your canoe {number} is not in the rapids.")
+        if turn["recovered"]:
+            raise IllegalAction("You may bring back only one canoe from the rapids per turn.")
+        if turn["acted"]:
+            raise IllegalAction("A canoe comes back from the rapids only at the start of your action.")
+        if colour not in COLOURS:
+            raise IllegalAction(f"'{colour}' is not a gem colour ({', '.join(COLOURS)}).")
+        if not state["collections"][seat][colour]:
+            raise IllegalAction(f"You have no {colour} gem to pay with.")
+        state["collections"][seat][colour] -= 1
+        state["sites"][colour][colour] += 1
+        canoe.update(where="beach", position=None, gem=None)
+        turn["recovered"] = True
+        turn["acted"] = True
+        events.append({"type": "recover", "seat": seat, "canoe": number, "paid": colour})
+        if turn["card"] != CLOUD:
+            self._maybe_end_turn(state, seat, events)
+
+    # the Cloud (G4)
+    def _weather_options(self, state: State) -> list[int]:
+        w = state["weather"]
+        return [x for x in (w + 1, w - 1) if WEATHER_MIN <= x <= WEATHER_MAX]
+
+    def _weather(self, state: State, seat: str, action: str, events: list) -> None:
+        if state["turn"]["card"] != CLOUD:
+            raise IllegalAction("Only the Cloud moves the weather marker; you played a number: move your canoes.")
+        words = action.split()
+        options = {weather_text(w): w for w in self._weather_options(state)}
+        if len(words) == 2 and words[1] in ("up", "down"):
+            words[1] = weather_text(state["weather"] + (1 if words[1] == "up" else -1))
+        if len(words) != 2 or words[1] not in options:
+            allowed = " or ".join(f"'weather {t}'" for t in options)
+            raise IllegalAction(f"The marker moves one step from {weather_text(state['weather'])}: say {allowed}.")
+        old = state["weather"]
+        state["weather"] = options[words[1]]
+        events.append({"type": "weather", "seat": seat, "from": old, "to": state["weather"]})
+        self._end_turn(state, events)
+
+    # canoes (G4)
+    def _canoe_indices(self, state: State, seat: str) -> list[int]:
+        first = state["seats"].index(seat) * CANOES_PER_PLAYER
+        return list(range(first, first + CANOES_PER_PLAYER))
+
+    def _own_canoe(self, state: State, seat: str, number: int) -> dict:
+        if not 1 <= number <= CANOES_PER_PLAYER:
+            raise IllegalAction(f"You have canoes 1 and 2; there is no canoe {number}.")
+        return state["canoes"][self._canoe_indices(state, seat)[number - 1]]
+
+    def _unmoved_river(self, state: State, seat: str) -> list[dict]:
+        moved = state["turn"]["moved"]
+        return [c for c in (state["canoes"][i] for i in self._canoe_indices(state, seat))
+                if c["where"] == "river" and c["number"] not in moved]
+
+    def _maybe_end_turn(self, state: State, seat: str, events: list) -> None:
+        """The turn ends by itself once nothing is left to decide: every river canoe has moved and no
+        launch remains possible."""
+        turn = state["turn"]
+        if self._unmoved_river(state, seat):
+            return
+        can_launch = not turn["launched"] and any(
+            c["where"] == "beach" and c["number"] not in turn["moved"]
+            for c in (state["canoes"][i] for i in self._canoe_indices(state, seat)))
+        if not can_launch:
+            self._end_turn(state, events)
+
+    def canoe_moves(self, state: State, idx: int) -> list[Move]:
+        """Every legal move of canoe ``state["canoes"][idx]`` now (its owner is acting with a number card):
+        the moves spending exactly the card's points, landings, or (if none) those spending the most."""
+        canoe = state["canoes"][idx]
+        turn = state["turn"]
+        if turn is None or turn["card"] == CLOUD or canoe["owner"] != turn["seat"] or canoe["number"] in turn["moved"]:
+            return []
+        n = int(turn["card"])
+        if canoe["where"] == "beach":
+            if turn["launched"]:
+                return []
+            candidates = self._launch_candidates(state, canoe, n)
+            start = 0
+        elif canoe["where"] == "river":
+            candidates = self._river_candidates(state, canoe, n)
+            start = canoe["position"]
+        else:
+            return []
+        scored = [(n if m.kind == "land" else m.cost(start), m) for m in candidates]
+        best = max(s for s, _ in scored)
+        return [m for s, m in scored if s == best]
+
+    def _launch_candidates(self, state: State, canoe: dict, n: int) -> list[Move]:
+        out = []
+        for q in range(1, min(n, RIVER_LENGTH) + 1):
+            for post, _ in _op_choices(q, None, state["sites"]):
+                m = Move(canoe["number"], "launch", q, (), post)
+                if m.cost(0) <= n:
+                    out.append(m)
+        return out
+
+    def _river_candidates(self, state: State, canoe: dict, n: int) -> list[Move]:
+        p, number = canoe["position"], canoe["number"]
+        out = []
+        for pre, gem in _op_choices(p, canoe["gem"], state["sites"]):
+            base = 2 * len(pre)
+            if base > n:
+                continue
+            if pre:
+                out.append(Move(number, "stay", 0, pre))
+            if base + p <= n:
+                out.append(Move(number, "land", 0, pre))
+            for kind, sign, limit in (("up", -1, p - 1), ("down", 1, RIVER_LENGTH - p)):
+                for k in range(1, min(limit, n - base) + 1):
+                    q = p + sign * k
+                    for post, _ in _op_choices(q, gem, state["sites"]):
+                        if base + k + 2 * len(post) <= n:
+                            out.append(Move(number, kind, k, pre, post))
+                    if kind == "up" and gem is None:
+                        out += [Move(number, kind, k, pre, (), steal) for steal in self._steal_targets(state, canoe, q)]
+        return out
+
+    def _steal_targets(self, state: State, canoe: dict, q: int) -> list[tuple]:
+        owners: dict[str, list[str]] = {}
+        for other in state["canoes"]:
+            if (other["where"] == "river" and other["position"] == q and other["gem"]
+                    and other["owner"] != canoe["owner"] and other["owner"] not in owners.get(other["gem"], [])):
+                owners.setdefault(other["gem"], []).append(other["owner"])
+        out = []
+        for colour in COLOURS:
+            victims = owners.get(colour, [])
+            if len(victims) == 1:
+                out.append((colour, None))
+            elif victims:
+                out += [(colour, v) for v in victims]
+        return out
+
+    def _move_canoe(self, state: State, seat: str, move: Move, events: list) -> None:
+        turn = state["turn"]
+        if turn["card"] == CLOUD:
+            raise IllegalAction("You played the Cloud: your canoes stay put this round; move the weather marker.")
+        canoe = self._own_canoe(state, seat, move.canoe)
+        n = int(turn["card"])
+        if move.canoe in turn["moved"]:
+            raise IllegalAction(f"Your canoe {move.canoe} has already moved this round.")
+        plan = self._check_move(state, canoe, move, n)
+        legal = self.canoe_moves(state, state["canoes"].index(canoe))
+        best = max((n if m.kind == "land" else m.cost(plan["start"])) for m in legal)
+        spent = n if move.kind == "land" else plan["cost"]
+        if spent != best:
+            if best == n:
+                raise IllegalAction(f"A canoe must spend all {n} points of your card (this move spends "
+                                    f"{plan['cost']}), unless it lands.")
+            raise IllegalAction(f"No move spends all {n} points; this canoe must spend as many as it can ({best}).")
+        self._carry_out(state, canoe, move, plan, events)
+        turn["moved"].append(move.canoe)
+        turn["acted"] = True
+        if move.kind == "launch":
+            turn["launched"] = True
+        self._maybe_end_turn(state, seat, events)
+
+    def _check_move(self, state: State, canoe: dict, move: Move, n: int) -> dict:
+        """Check a canoe's move against G4 with messages a player understands; return what it does."""
+        number = canoe["number"]
+        if canoe["where"] == "rapids":
+            raise IllegalAction(f"Your canoe {number} is in the rapids: recover it first ('recover canoe {number}, "
+                                "pay <colour>').")
+        if canoe["where"] == "beach":
+            if move.kind != "launch":
+                raise IllegalAction(f"Your canoe {number} is on the beach: launch it with 'launch to <position>'.")
+            if state["turn"]["launched"]:
+                raise IllegalAction("Only one canoe may be launched from the beach per round.")
+            if move.steps > RIVER_LENGTH:
+                raise IllegalAction(f"The river has positions 1 to {RIVER_LENGTH}.")
+            start, gem = 0, None
+        else:
+            if move.kind == "launch":
+                raise IllegalAction(f"Your canoe {number} is already on the river.")
+            start, gem = canoe["position"], canoe["gem"]
+        sites = {site: dict(counts) for site, counts in state["sites"].items()}
+        gem = _do_ops(move.pre, start, gem, sites, number)
+        end = start
+        if move.kind == "up":
+            if move.steps >= start:
+                raise IllegalAction(f"From position {start} that reaches the beach: say 'land' to come ashore.")
+            end = start - move.steps
+        elif move.kind in ("down", "launch"):
+            end = move.steps if move.kind == "launch" else start + move.steps
+            if end > RIVER_LENGTH:
+                raise IllegalAction(f"A canoe cannot paddle past position {RIVER_LENGTH}; only the river carries it "
+                                    "over the falls.")
+        elif move.kind == "land":
+            end = 0
+        gem_after_pre = gem
+        gem = _do_ops(move.post, end, gem, sites, number)
+        victim = None
+        if move.steal:
+            victim = self._check_steal(state, canoe, move, end, gem_after_pre)
+        cost = move.cost(start)
+        if move.kind == "land" and cost > n:
+            raise IllegalAction(f"Landing from position {start} costs {cost} points; your card gives {n}.")
+        if cost > n:
+            raise IllegalAction(f"That move costs {cost} points; your card gives {n}.")
+        return {"start": start, "end": end, "cost": cost, "gem": gem, "victim": victim}
+
+    def _check_steal(self, state: State, canoe: dict, move: Move, end: int, gem) -> int:
+        colour, named = move.steal
+        if move.kind != "up":
+            raise IllegalAction("Only a canoe that paddles upstream can steal, at the position where it stops.")
+        if move.post:
+            raise IllegalAction("A stealing canoe must arrive empty: unload before paddling, not after.")
+        if gem is not None:
+            raise IllegalAction(f"Your canoe carries {gem}: a canoe holds one gem, so unload before paddling up to steal.")
+        here = [i for i, c in enumerate(state["canoes"])
+                if c["where"] == "river" and c["position"] == end and c["gem"] == colour and c is not canoe]
+        theirs = [i for i in here if state["canoes"][i]["owner"] != canoe["owner"]]
+        if named is not None:
+            if named == canoe["owner"]:
+                raise IllegalAction("You cannot steal from your own canoe.")
+            theirs = [i for i in theirs if state["canoes"][i]["owner"] == named]
+        if not theirs:
+            if any(state["canoes"][i]["owner"] == canoe["owner"] for i in here):
+                raise IllegalAction("You cannot steal from your own canoe.")
+            if named is not None and here:
+                raise IllegalAction(f"No canoe of {named} at position {end} carries {colour}.")
+            raise IllegalAction(f"No other player's canoe at position {end} carries {colour}: you steal only where "
+                                "your canoe stops, never in passing.")
+        if len({state["canoes"][i]["owner"] for i in theirs}) > 1:
+            raise IllegalAction(f"Canoes of several players carry {colour} there: say 'steal {colour} from <player>'.")
+        return theirs[0]
+
+    def _carry_out(self, state: State, canoe: dict, move: Move, plan: dict, events: list) -> None:
+        sites = state["sites"]
+        start, end = plan["start"], plan["end"]
+        event = {"type": "move", "seat": canoe["owner"], "canoe": canoe["number"], "kind": move.kind,
+                 "steps": start if move.kind == "land" else move.steps, "from": start, "to": end,
+                 "pre": [], "post": [], "stole": None, "delivered": None}
+        gem = canoe["gem"]
+        for op_list, pos, key in ((move.pre, start, "pre"), (move.post, end, "post")):
+            for op in op_list:
+                site = SITE_AT[pos]
+                if op == UNLOAD:
+                    sites[site][gem] += 1
+                    event[key].append({"op": "unload", "gem": gem, "site": site})
+                    gem = None
+                else:
+                    sites[site][op[1]] -= 1
+                    gem = op[1]
+                    event[key].append({"op": "load", "gem": gem, "site": site})
+        if plan["victim"] is not None:
+            victim = state["canoes"][plan["victim"]]
+            gem, victim["gem"] = victim["gem"], None
+            event["stole"] = {"gem": gem, "from": victim["owner"], "canoe": victim["number"]}
+        if move.kind == "land":
+            canoe.update(where="beach", position=None, gem=None)
+            if gem:
+                state["collections"][canoe["owner"]][gem] += 1
+                event["delivered"] = gem
+        else:
+            canoe.update(where="river", position=end, gem=gem)
+        events.append(event)
+
+
+def _op_choices(position: int, gem, sites: dict):
+    """Loading/unloading at one end of a move: (ops, gem carried after). Unload first, load a different
+    colour than the one unloaded (G4); nothing where there is no deposit."""
+    yield (), gem
+    site = SITE_AT.get(position)
+    if site is None:
+        return
+    counts = sites[site]
+    if gem is not None:
+        yield (UNLOAD,), None
+        for c in COLOURS:
+            if c != gem and counts[c]:
+                yield (UNLOAD, ("load", c)), c
+    else:
+        for c in COLOURS:
+            if counts[c]:
+                yield (("load", c),), c
+
+
+def _do_ops(ops: tuple, position: int, gem, sites: dict, number: int):
+    """Check and apply loading/unloading at ``position`` on a scratch copy of the deposits."""
+    if not ops:
+        return gem
+    site = SITE_AT.get(position)
+    if site is None:
+        where = "the beach" if position == 0 else f"position {position}"
+        raise IllegalAction(f"There is no gem deposit at {where}; deposits lie beside positions 3 to 7.")
+    unloaded = None
+    for i, op in enumerate(ops):
+        if op == UNLOAD:
+            if i > 0:
+                raise IllegalAction("Unload first, then load: loading and unloading again here changes nothing.")
+            if gem is None:
+                raise IllegalAction(f"Your canoe {number} carries no gem to unload.")
+            sites[site][gem] += 1
+            unloaded, gem = gem, None
+        else:
+            colour = op[1]
+            if gem is not None:
+                raise IllegalAction(f"Your canoe {number} already carries {gem}: a canoe holds one gem.")
+            if colour == unloaded:
+                raise IllegalAction(f"After unloading {colour}, reload a different colour (or not at all).")
+            if not sites[site][colour]:
+                raise IllegalAction(f"There is no {colour} gem at the {site} deposit (position {position}).")
+            sites[site][colour] -= 1
+            gem = colour
+    return gem
+
+
+def _public_last(last: dict) -> dict:
+    return {"seat": last["seat"], "action": last["action"], "events": [dict(e) for e in last["events"]]}
+
+
+def _event_text(e: dict, state: State) -> str:
+    t = e["type"]
+    if t == "choose":
+        return f"{e['seat']} chooses a paddle card."
+    if t == "reveal":
+        card = "the Cloud" if e["card"] == CLOUD else e["card"]
+        return f"{e['seat']} reveals {card}."
+    if t == "free_recover":
+        return f"{e['seat']} gets canoe {e['canoe']} back from the rapids for free."
+    if t == "recover":
+        return f"{e['seat']} pays a {e['paid']} gem to bring canoe {e['canoe']} back from the rapids."
+    if t == "weather":
+        return f"{e['seat']} moves the weather from {weather_text(e['from'])} to {weather_text(e['to'])}."
+    if t == "end_turn":
+        return f"{e['seat']} keeps the rest ashore."
+    if t == "move":
+        return _move_text(e)
+    if t == "flow":
+        e = state["last_flow"]
+        text = f"The river flows {e['k']} (lowest card {e['lowest']}, weather {weather_text(e['weather'])})."
+        for f in e["fell"]:
+            gem = f" and its {f['gem']} gem returns to its deposit" if f["gem"] else ""
+            text += f" {f['owner']}'s canoe {f['canoe']} goes over the falls{gem}."
+        return text
+    if t == "buoy":
+        return f"The buoy passes to {e['seat']}."
+    if t == "round":
+        return f"Round {e['round']}: choose your paddle cards."
+    if t == "takeback":
+        return "Everyone takes back their seven paddle cards."
+    if t == "game_over":
+        return f"Game over: {', '.join(e['winners'])} {'wins' if len(e['winners']) == 1 else 'share the win'}."
+    return ""
+
+
+def _move_text(e: dict) -> str:
+    bits = []
+    for op in e["pre"]:
+        bits.append(f"{op['op']}s {op['gem']}" + (f" at the {op['site']} deposit" if op["op"] == "unload" else ""))
+    if e["kind"] == "launch":
+        bits.append(f"launches to position {e['to']}")
+    elif e["kind"] == "land":
+        bits.append(f"lands" + (f" and delivers {e['delivered']}" if e["delivered"] else ""))
+    elif e["kind"] in ("up", "down"):
+        bits.append(f"paddles {e['kind']} {e['steps']} to position {e['to']}")
+    for op in e["post"]:
+        bits.append(f"{op['op']}s {op['gem']}" + (f" at the {op['site']} deposit" if op["op"] == "unload" else ""))
+    if e["stole"]:
+        s = e["stole"]
+        bits.append(f"steals {s['gem']} from {s['from']}'s canoe {s['canoe']}")
+    return f"{e['seat']}'s canoe {e['canoe']} " + ", ".join(bits) + "."
+
+
+GAME = register(Wagara())

@@ -1,0 +1,462 @@
+"""MyWuXing as a card table: the Universe deck, the pot with its top card, the Void, the hand in play or the
+last hand and what happened to each of its cards, a Five Elements wheel that lights up the relation that
+decided the hand (so a newcomer learns the cycles from play), every player's cards around the table, and
+for a seated viewer a private strip with their own hand. Once the game is over, the final count.
+
+Everything is drawn from the view (engine.mywuxing.MyWuXing.view): the channel image (viewer None) never
+holds a hand, because the view does not.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image
+
+from . import register
+from .common import (ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, banner, canvas, contrast,
+                     darken, element_symbol, fit_text, font, lighten, text_centered)
+
+ELEMENTS = ("wood", "fire", "earth", "metal", "water")
+FEEDS = {"wood": "fire", "fire": "earth", "earth": "metal", "metal": "water", "water": "wood"}
+DESTROYS = {"water": "fire", "fire": "metal", "metal": "wood", "wood": "earth", "earth": "water"}
+
+CARD_COLOURS = {**ELEMENT_COLOURS, "dragon": (120, 60, 170), "star": (50, 44, 60)}
+CARD_NAMES = {"wood": "Wood", "fire": "Fire", "earth": "Earth", "metal": "Metal", "water": "Water",
+              "dragon": "Dragon", "star": "Star"}
+BACK = (44, 58, 104)
+PANEL_FILL = (238, 231, 216)
+
+FATE_STYLE = {  # what happened to a card: (label, colour)
+    "won": ("won", (0, 128, 64)),
+    "deck": ("back to deck", (0, 100, 170)),
+    "pot": ("to the pot", (176, 120, 20)),
+    "void": ("to the Void", (70, 60, 80)),
+}
+
+WIDTH = 1140
+BANNER_H = 60
+TABLE_H = 300
+HAND_H = 390
+PLAYER_W, PLAYER_H = 270, 104
+CARD_W, CARD_H = 104, 146
+TEXT_Y = 56 + 26 + CARD_H + 10 + 30 + 16  # the explanation line under a row of cards and their fate tags
+
+
+@register("mywuxing")
+def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
+    seats = view["seats"]
+    over = view.get("result") is not None
+    rows = math.ceil(len(seats) / 4)
+    players_h = 40 + rows * (PLAYER_H + 12)
+    own_h = 230 if viewer in seats and not over and view["version"] == "think" else 0
+    score_h = 70 + 40 * len(seats) if over else 0
+    height = BANNER_H + TABLE_H + HAND_H + players_h + own_h + score_h + 10
+    img, draw = canvas(WIDTH, height)
+
+    def name(seat):
+        return names.get(seat, seat)
+
+    _banner(draw, view, name)
+    y = BANNER_H + 8
+    _table(draw, view, y)
+    y += TABLE_H
+    _hand_panel(draw, view, name, y)
+    y += HAND_H
+    _players(draw, view, name, viewer, y)
+    y += players_h
+    if own_h:
+        _own_hand(draw, view, y)
+        y += own_h
+    if over:
+        _scores(draw, view, name, y)
+    return img
+
+
+# ----- cards -------------------------------------------------------------------------------------------------
+def card_symbol(draw, card: str, centre, size: float) -> None:
+    """Element cards use the shared element shapes; the Infinite Dragon is an infinity loop, the
+    Destructive Star a five-pointed star, so every card reads by shape as well as by colour."""
+    if card in ELEMENTS:
+        element_symbol(draw, card, centre, size)
+        return
+    cx, cy = centre
+    h = size / 2
+    if card == "dragon":
+        pts = []
+        for i in range(73):
+            t = i / 72 * 2 * math.pi
+            d = 1 + math.sin(t) ** 2
+            pts.append((cx + h * math.cos(t) / d, cy + h * 0.9 * math.sin(t) * math.cos(t) / d))
+        draw.line(pts, fill=CARD_COLOURS["dragon"], width=max(4, int(size / 7)), joint="curve")
+        return
+    pts = []
+    for i in range(10):
+        r = h if i % 2 == 0 else h * 0.42
+        a = -math.pi / 2 + i * math.pi / 5
+        pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    draw.polygon(pts, fill=CARD_COLOURS["star"], outline=(200, 40, 40), width=max(2, int(size / 16)))
+
+
+def draw_card(draw, x, y, card: str | None, w=CARD_W, h=CARD_H, glow=None, label=True) -> None:
+    """A card face (or its back when ``card`` is None), optionally ringed with ``glow``."""
+    if glow:
+        draw.rounded_rectangle([x - 6, y - 6, x + w + 6, y + h + 6], radius=14, fill=glow)
+    if card is None:
+        draw.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=BACK, outline=darken(BACK, 0.4), width=3)
+        draw.rounded_rectangle([x + 7, y + 7, x + w - 7, y + h - 7], radius=7, outline=lighten(BACK, 0.4), width=2)
+        r = min(w, h) * 0.18
+        cx, cy = x + w / 2, y + h / 2
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=lighten(BACK, 0.5), width=2)
+        return
+    colour = CARD_COLOURS[card]
+    draw.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=lighten(colour, 0.82), outline=colour, width=4)
+    size = w * 0.56
+    cy = y + h * (0.42 if label else 0.5)
+    card_symbol(draw, card, (x + w / 2, cy), size)
+    if label:
+        text_centered(draw, (x + w / 2, y + h - 20), CARD_NAMES[card], font(max(18, w // 5), True),
+                      fill=darken(colour, 0.25))
+
+
+def fate_tag(draw, centre_x, y, fate: str, who: str | None = None, width=CARD_W + 40) -> None:
+    label, colour = FATE_STYLE[fate]
+    if who:
+        label = f"{label}: {who}" if fate != "deck" else label
+    text, f = fit_text(draw, label, width - 10, 19, bold=True, min_size=18)
+    draw.rounded_rectangle([centre_x - width / 2, y, centre_x + width / 2, y + 30], radius=8, fill=colour)
+    text_centered(draw, (centre_x, y + 15), text, f, fill=contrast(colour))
+
+
+# ----- the banner --------------------------------------------------------------------------------------------
+def _banner(draw, view, name) -> None:
+    seats = view["seats"]
+    result = view.get("result")
+    if result is not None:
+        winners = result["winners"]
+        who = " and ".join(name(w) for w in winners)
+        how = "most cards" if result["reason"] == "count" else "last with cards"
+        text = f"Game over · {who} {'wins' if len(winners) == 1 else 'share the win'} ({how})"
+        banner(draw, WIDTH, text, PLAYER_COLOURS[seats.index(winners[0]) % 8], height=BANNER_H)
+        return
+    lead, partner, phase = view["lead"], view["partner"], view["phase"]
+    n = view["hand_number"]
+
+    def short(seat):  # long display names are cut so the banner stays readable
+        text = name(seat)
+        return text if len(text) <= 16 else text[:15] + "…"
+
+    waiting = "" if len(view["to_act"]) != 1 else f" · {short(view['to_act'][0])} to choose"
+    if phase == "target":
+        text = f"Hand {n} · {short(lead)} chooses whom to play"
+    elif phase == "choose":
+        if view["version"] == "learn":
+            text = f"Hand {n} · {short(lead)} and {short(partner)}: press Reveal"
+        elif view["universe_card"] == "dragon":
+            text = f"Hand {n} · Universe Dragon: {short(lead)} and {short(partner)} each add a card"
+        elif view["universe_card"] == "star":
+            text = f"Hand {n} · Universe Star: {short(lead)} and {short(partner)} each discard a card"
+        elif view["mode"] == "player":
+            text = f"Hand {n} · {short(lead)} plays {short(partner)} directly{waiting}"
+        else:
+            text = f"Hand {n} · {short(lead)} plays the Universe with {short(partner)}{waiting}"
+    elif phase == "react":
+        text = f"Hand {n} · others may activate a Star · {len(view['to_act'])} to answer"
+    else:
+        text = f"{short(view['window']['star'])} activated a Star! Counter or pass · {len(view['to_act'])} to answer"
+    banner(draw, WIDTH, text, PLAYER_COLOURS[seats.index(lead) % 8], height=BANNER_H)
+
+
+# ----- Universe deck, pot and Void -----------------------------------------------------------------------------
+def _table(draw, view, y) -> None:
+    draw.rounded_rectangle([12, y, WIDTH - 12, y + TABLE_H - 12], radius=16, fill=PANEL_FILL)
+    just_turned = view["phase"] != "over"
+    # Universe deck: a stack of backs with the count.
+    x = 44
+    left = view["universe"]
+    text_centered(draw, (x + CARD_W / 2, y + 24), "Universe deck", font(20, True))
+    if left:
+        for k in range(min(4, left) - 1, -1, -1):
+            draw_card(draw, x + k * 4, y + 48 + k * 4, None)
+    else:
+        draw.rounded_rectangle([x, y + 48, x + CARD_W, y + 48 + CARD_H], radius=10, outline=GRID, width=3)
+    text_centered(draw, (x + CARD_W / 2 + 6, y + 48 + CARD_H + 34), f"{left} left", font(22, True))
+    if view["recycles"]:
+        text_centered(draw, (x + CARD_W / 2 + 6, y + 48 + CARD_H + 62), f"recycled ×{view['recycles']}",
+                      font(18), fill=MUTED)
+
+    # Pot: the last cards fanned, the top card whole and ringed.
+    pot = view["pot"]
+    px, pw = 200, 560
+    draw.text((px, y + 12), f"Universe pot · {len(pot)} card{'s' if len(pot) != 1 else ''}", font=font(22, True),
+              fill=INK)
+    draw.text((px, y + 40), "top card (the Universe card this hand) on the right" if pot else "empty",
+              font=font(18), fill=MUTED)
+    shown = pot[-9:]
+    step = 52
+    start = px + pw - CARD_W - (len(shown) - 1) * step
+    for i, card in enumerate(shown):
+        top = i == len(shown) - 1
+        glow = HIGHLIGHT if top and just_turned else None
+        draw_card(draw, start + i * step, y + 80 + (0 if top else 10), card, glow=glow, label=top)
+    if len(pot) > len(shown):
+        text_centered(draw, (start - 30, y + 80 + CARD_H / 2), f"+{len(pot) - len(shown)}", font(22, True),
+                      fill=MUTED)
+
+    # The Void: its count and what is in it, one line per kind of card.
+    vx = 800
+    void = view["void"]
+    draw.text((vx, y + 12), f"The Void · {len(void)}", font=font(22, True), fill=INK)
+    draw.text((vx, y + 40), "cards out of play", font=font(18), fill=MUTED)
+    kinds = ELEMENTS + ("dragon", "star")
+    for i, card in enumerate(kinds):
+        col, row = divmod(i, 4)
+        cx, cy = vx + 24 + col * 150, y + 96 + row * 46
+        card_symbol(draw, card, (cx, cy), 30)
+        count = void.count(card)
+        draw.text((cx + 24, cy), f"{CARD_NAMES[card]} {count}", font=font(19, count > 0), anchor="lm",
+                  fill=INK if count else MUTED)
+
+
+# ----- the hand being played, or the last hand ---------------------------------------------------------------
+def _hand_panel(draw, view, name, y) -> None:
+    draw.rounded_rectangle([12, y, WIDTH - 12, y + HAND_H - 12], radius=16, fill=PANEL_FILL)
+    _wheel(draw, view, (WIDTH - 175, y + 165))
+    if view["revealed"]:
+        _revealed(draw, view, name, y)
+    elif view["last_hand"]:
+        _last_hand(draw, view, name, y)
+    else:
+        draw.text((36, y + 16), "No hand played yet", font=font(24, True), fill=INK)
+        _wrap(draw, "Each hand turns a Universe card onto the pot; two players each put out a card against it. "
+                    "The wheel shows who absorbs and who destroys whom.", 36, y + 60, 760, font(20))
+
+
+def _revealed(draw, view, name, y) -> None:
+    lead, partner = view["lead"], view["partner"]
+    against = "the Universe" if view["mode"] == "universe" else "each other"
+    draw.text((36, y + 14), f"Hand {view['hand_number']} · revealed, against {against}", font=font(24, True),
+              fill=INK)
+    slots = ([("Universe", view["universe_card"])] if view["mode"] == "universe" else []) + \
+            [(name(lead), view["revealed"][lead]), (name(partner), view["revealed"][partner])]
+    w = view["window"]
+    if w and w["star"]:  # the Star laid on the table, and any Dragons pledged against it
+        slots.append((f"Star: {name(w['star'])}", "star"))
+        slots += [(f"Dragon: {name(s)}", "dragon") for s in w["dragons"]]
+    _card_row(draw, slots, y + 56, {})
+    if w:
+        if w["kind"] == "react":
+            line = "Others may now activate a Destructive Star."
+        else:
+            pledged = ", ".join(name(s) for s in w["dragons"])
+            line = f"{name(w['star'])} activated a Star: all cards in play go to the Void unless another Star " \
+                   f"or two Dragons counter it." + (f" Dragons pledged: {pledged}." if pledged else "")
+        _wrap(draw, line, 36, y + TEXT_Y - 30, 700, font(20, True))
+
+
+def _last_hand(draw, view, name, y) -> None:
+    hand = view["last_hand"]
+    lead, partner = hand["lead"], hand["partner"]
+    against = {"universe": "against the Universe", "player": "player against player"}[hand["mode"]]
+    draw.text((36, y + 14), f"Last hand ({hand['number']}) · {against}", font=font(24, True), fill=INK)
+    slots = []
+    if hand["mode"] == "universe":
+        slots.append(("Universe", hand["universe"]))
+    slots += [(name(lead), hand["cards"][lead]), (name(partner), hand["cards"][partner])]
+    winner = hand["winner"]
+    fates = {}
+    if hand["mode"] == "universe":
+        fates[0] = {"won": "won", "void": "void", "stays": "pot"}[hand["pot"]]
+    for i, seat in enumerate((lead, partner), start=len(slots) - 2):
+        fates[i] = hand["fates"][seat]
+    who = name(winner) if winner else None
+    _card_row(draw, slots, y + 56, fates, who)
+    text = hand["text"]
+    for seat in view["seats"]:  # the engine's line names seats; show display names
+        text = text.replace(seat, name(seat))
+    _wrap(draw, text, 36, y + TEXT_Y, 700, font(20, True))
+
+
+def _card_row(draw, slots, y, fates, winner_name=None) -> None:
+    gap = min(190, 720 // len(slots))
+    for i, (label, card) in enumerate(slots):
+        cx = 36 + i * gap + max(CARD_W, gap) / 2
+        text, f = fit_text(draw, label, gap - 16, 20, bold=True, min_size=18)
+        text_centered(draw, (cx, y + 10), text, f)
+        glow = HIGHLIGHT if label == "Universe" else (200, 40, 40) if label.startswith("Star:") else None
+        draw_card(draw, cx - CARD_W / 2, y + 26, card, glow=glow)
+        if i in fates:
+            fate_tag(draw, cx, y + 26 + CARD_H + 10, fates[i], winner_name if fates[i] == "won" else None,
+                     width=gap - 14)
+
+
+def _wrap(draw, text, x, y, width, fnt, lines=3) -> None:
+    words, line, out = text.split(), "", []
+    for word in words:
+        trial = f"{line} {word}".strip()
+        if draw.textlength(trial, font=fnt) <= width:
+            line = trial
+        else:
+            out.append(line)
+            line = word
+    out.append(line)
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1].rstrip(".") + "…"
+    for i, l in enumerate(out):
+        draw.text((x, y + i * (fnt.size + 8)), l, font=fnt, fill=INK)
+
+
+# ----- the Five Elements wheel ---------------------------------------------------------------------------------
+def _wheel(draw, view, centre) -> None:
+    """Feeding arrows round the rim (the fed element absorbs the feeder), destroying arrows across; the
+    arrows that decided the last hand are drawn thick and gold."""
+    cx, cy = centre
+    r = 105
+    pos = {}
+    for i, e in enumerate(ELEMENTS):
+        a = -math.pi / 2 + i * 2 * math.pi / 5
+        pos[e] = (cx + r * math.cos(a), cy + r * math.sin(a))
+    lit = _lit_arrows(view)
+    for kind, table, colour in (("feeds", FEEDS, (120, 150, 110)), ("destroys", DESTROYS, (190, 110, 110))):
+        for a, b in table.items():
+            on = (kind, a, b) in lit
+            _arrow(draw, pos[a], pos[b], HIGHLIGHT if on else colour, 7 if on else 3, 32)
+    nodes = {e for _, a, b in lit for e in (a, b)}
+    for e in ELEMENTS:
+        x, y = pos[e]
+        if e in nodes:
+            draw.ellipse([x - 31, y - 31, x + 31, y + 31], fill=HIGHLIGHT)
+        draw.ellipse([x - 25, y - 25, x + 25, y + 25], fill=(252, 249, 242), outline=GRID, width=2)
+        element_symbol(draw, e, (x, y), 30)
+    draw.text((cx - 150, cy + 130), "green: A feeds B, B absorbs A", font=font(18), fill=(70, 110, 60))
+    draw.text((cx - 150, cy + 154), "red: A destroys B", font=font(18), fill=(170, 70, 70))
+
+
+def _lit_arrows(view) -> set:
+    """The relations the last (or revealed) hand turned on, as (kind, from, to) arrows."""
+    if view["revealed"]:
+        cards = list(view["revealed"].values())
+        u = view["universe_card"] if view["mode"] == "universe" else None
+    elif view["last_hand"]:
+        hand = view["last_hand"]
+        cards = [hand["cards"][hand["lead"]], hand["cards"][hand["partner"]]]
+        u = hand["universe"] if hand["mode"] == "universe" else None
+    else:
+        return set()
+    lit = set()
+    pairs = [(c, u) for c in cards] if u else [tuple(cards)]
+    for a, b in pairs:
+        if a not in ELEMENTS or b not in ELEMENTS or a == b:
+            continue
+        for x, y in ((a, b), (b, a)):
+            if FEEDS[x] == y:
+                lit.add(("feeds", x, y))
+            if DESTROYS[x] == y:
+                lit.add(("destroys", x, y))
+    return lit
+
+
+def _arrow(draw, p, q, colour, width, shorten) -> None:
+    (x1, y1), (x2, y2) = p, q
+    d = math.hypot(x2 - x1, y2 - y1)
+    ux, uy = (x2 - x1) / d, (y2 - y1) / d
+    x1, y1 = x1 + ux * shorten, y1 + uy * shorten
+    x2, y2 = x2 - ux * shorten, y2 - uy * shorten
+    draw.line([x1, y1, x2 - ux * 8, y2 - uy * 8], fill=colour, width=width)
+    head = 10 + width
+    draw.polygon([(x2, y2), (x2 - ux * head - uy * head * 0.55, y2 - uy * head + ux * head * 0.55),
+                  (x2 - ux * head + uy * head * 0.55, y2 - uy * head - ux * head * 0.55)], fill=colour)
+
+
+# ----- players -----------------------------------------------------------------------------------------------
+def _players(draw, view, name, viewer, y) -> None:
+    seats = view["seats"]
+    draw.text((24, y + 4), "Players · cards held (deck + hand)", font=font(22, True), fill=INK)
+    window = view["window"]
+    for i, seat in enumerate(seats):
+        col, row = i % 4, i // 4
+        x, top = 16 + col * (PLAYER_W + 8), y + 40 + row * (PLAYER_H + 12)
+        p = view["players"][seat]
+        colour = PLAYER_COLOURS[i % 8]
+        acting = seat in view["to_act"]
+        fill = (225, 220, 210) if p["out"] else (252, 249, 242)
+        if acting:
+            draw.rounded_rectangle([x - 4, top - 4, x + PLAYER_W + 4, top + PLAYER_H + 4], radius=14, fill=HIGHLIGHT)
+        draw.rounded_rectangle([x, top, x + PLAYER_W, top + PLAYER_H], radius=12, fill=fill,
+                               outline=colour, width=3)
+        draw.rectangle([x + 3, top + 3, x + 14, top + PLAYER_H - 3], fill=colour)
+        label = name(seat) + (" (you)" if seat == viewer else "")
+        text, f = fit_text(draw, label, PLAYER_W - 90, 22, bold=True, min_size=18)
+        draw.text((x + 24, top + 10), text, font=f, fill=MUTED if p["out"] else INK)
+        total = p["deck"] + p["hand"]
+        text_centered(draw, (x + PLAYER_W - 38, top + 34), str(total), font(34, True),
+                      fill=MUTED if p["out"] else INK)
+        if p["out"]:
+            detail = "out of cards"
+        elif view["version"] == "think":
+            detail = f"deck {p['deck']} · hand {p['hand']}"
+        else:
+            detail = f"deck {p['deck']}"
+        draw.text((x + 24, top + 42), detail, font=font(19), fill=MUTED)
+        tags = []
+        if seat == view["lead"] and view["phase"] != "over":
+            tags.append(("LEAD", colour))
+        if seat == view["partner"] and view["phase"] != "over":
+            tags.append(("PARTNER", darken(colour, 0.1)))
+        if p["chosen"]:
+            tags.append(("card ready", (60, 120, 60)))
+        if window and seat == window["star"]:
+            tags.append(("STAR!", (190, 40, 40)))
+        if window and seat in window["dragons"]:
+            tags.append(("dragon", CARD_COLOURS["dragon"]))
+        if window and seat in window["answered"] and seat not in window["dragons"]:
+            tags.append(("answered", MUTED))
+        tx = x + 24
+        for text, c in tags:
+            f = font(18, True)
+            w = draw.textlength(text, font=f) + 14
+            draw.rounded_rectangle([tx, top + 70, tx + w, top + 96], radius=6, fill=c)
+            draw.text((tx + 7, top + 83), text, font=f, fill=contrast(c), anchor="lm")
+            tx += w + 6
+
+
+# ----- the viewer's own hand (private image) -----------------------------------------------------------------
+def _own_hand(draw, view, y) -> None:
+    hand, mine = view.get("hand", []), view.get("my_choice")
+    draw.rounded_rectangle([12, y, WIDTH - 12, y + 218], radius=16, fill=(232, 236, 246))
+    draw.text((36, y + 14), "Your hand (only you see this)", font=font(24, True), fill=INK)
+    x = 40
+    for card in hand:
+        draw_card(draw, x, y + 52, card)
+        x += CARD_W + 24
+    if not hand:
+        draw.text((40, y + 110), "empty", font=font(22), fill=MUTED)
+    if mine:
+        x += 30
+        draw.text((x, y + 24), "Your card for this hand", font=font(20, True), fill=INK)
+        draw_card(draw, x + 40, y + 52, mine, glow=HIGHLIGHT)
+
+
+# ----- final count -------------------------------------------------------------------------------------------
+def _scores(draw, view, name, y) -> None:
+    result = view["result"]
+    seats = view["seats"]
+    out_order = result["out"]
+    ranked = sorted(seats, key=lambda s: (-result["scores"][s], -(out_order.index(s) if s in out_order else 99)))
+    draw.rounded_rectangle([12, y, WIDTH - 12, y + 60 + 40 * len(seats)], radius=16, fill=PANEL_FILL)
+    headers = [("Player", 40), ("Deck", 520), ("Hand", 640), ("Cards", 760), ("", 880)]
+    for text, x in headers:
+        draw.text((x, y + 14), text, font=font(20, True), fill=MUTED)
+    for k, seat in enumerate(ranked):
+        row_y = y + 50 + 40 * k
+        p = view["players"][seat]
+        won = seat in result["winners"]
+        if won:
+            draw.rounded_rectangle([24, row_y - 4, WIDTH - 24, row_y + 34], radius=8, fill=lighten(HIGHLIGHT, 0.5))
+        text, f = fit_text(draw, name(seat), 460, 22, bold=won, min_size=18)
+        draw.text((40, row_y), text, font=f, fill=INK)
+        for value, x in ((p["deck"], 520), (p["hand"], 640), (result["scores"][seat], 760)):
+            draw.text((x, row_y), str(value), font=font(22, won), fill=INK)
+        note = "winner" if won else (f"out ({out_order.index(seat) + 1}.)" if seat in out_order else "")
+        draw.text((880, row_y), note, font=font(20, won), fill=INK if won else MUTED)

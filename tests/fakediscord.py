@@ -356,8 +356,9 @@ def _walk_components(components: Iterable[dict]) -> Iterable[dict]:
         yield c
         if isinstance(c.get("components"), list):
             yield from _walk_components(c["components"])
-        if isinstance(c.get("accessory"), dict):
-            yield from _walk_components([c["accessory"]])
+        for key in ("accessory", "component"):  # section accessory; label (type 18) in modals
+            if isinstance(c.get(key), dict):
+                yield from _walk_components([c[key]])
 
 
 @dataclass
@@ -1124,19 +1125,40 @@ class FakeDiscord:
         *,
         timeout: float = 5.0,
     ) -> InteractionRecord:
-        """Submit the modal the bot opened in answer to ``record`` with text input values by custom_id."""
+        """Submit the modal the bot opened in answer to ``record``.
+
+        ``values`` maps custom ids to the text typed (text inputs; unset ones keep their default ``value``) or to a
+        list of chosen values (string selects inside labels).  The submission mirrors the modal's layout: action
+        rows stay rows, labels (type 18) stay labels.
+        """
         if record.modal is None:
             raise ValueError(f"interaction {record.id} did not open a modal")
-        rows = []
-        for comp in _walk_components(record.modal.get("components", [])):
-            if comp.get("type") == 4:
-                value = values.get(comp["custom_id"], comp.get("value") or "")
-                rows.append({"type": 1, "components": [{"type": 4, "custom_id": comp["custom_id"], "value": value}]})
-        data = {"custom_id": record.modal["custom_id"], "components": rows}
+        known = {c["custom_id"] for c in _walk_components(record.modal.get("components", [])) if "custom_id" in c}
+        unknown = set(values) - known
+        if unknown:
+            raise LookupError(f"modal {record.modal.get('custom_id')!r} has no inputs {sorted(unknown)}; has {known}")
+
+        def answer(c: dict) -> dict:
+            if c.get("type") == 4:
+                text = values.get(c["custom_id"], c.get("value") or "")
+                if c.get("required", True) and not text:
+                    raise ValueError(f"text input {c['custom_id']!r} is required")
+                return {"type": 4, "custom_id": c["custom_id"], "value": text}
+            return {"type": c.get("type"), "custom_id": c["custom_id"], "values": list(values.get(c["custom_id"], []))}
+
+        submitted = []
+        for top in record.modal.get("components", []):
+            if top.get("type") == 1:
+                submitted.append({"type": 1, "components": [answer(c) for c in top.get("components", [])]})
+            elif top.get("type") == 18 and isinstance(top.get("component"), dict):
+                submitted.append({"type": 18, "id": top.get("id"), "component": answer(top["component"])})
+        data = {"custom_id": record.modal["custom_id"], "components": submitted}
         extra = {}
         if record.source_message is not None:
             extra["message"] = record.source_message.payload()
-        return await self._interact(MODAL_SUBMIT, user, record.channel, data, timeout=timeout, **extra)
+        return await self._interact(
+            MODAL_SUBMIT, user, record.channel, data, timeout=timeout, _source=record.source_message, **extra
+        )
 
     async def _component(self, user, msg: FakeMessage, data: dict, timeout: float) -> InteractionRecord:
         channel = self._channels.get(msg.channel_id)

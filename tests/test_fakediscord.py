@@ -49,6 +49,16 @@ class Bump(discord.ui.DynamicItem[discord.ui.Button], template=r"bump:(?P<table>
         await interaction.response.edit_message(content=f"table {self.table} at {store[self.table]}", view=view)
 
 
+class NoteModal(discord.ui.Modal, title="A note"):
+    text = discord.ui.Label(text="Your note", component=discord.ui.TextInput(custom_id="note-text"))
+    old = discord.ui.TextInput(label="Old-style input", custom_id="note-old", required=False, default="kept")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"noted: {self.text.component.value} / {self.old.value}", ephemeral=True
+        )
+
+
 class Confirm(discord.ui.View):
     """An ordinary (non-persistent) view: dispatched by message id from the callback's response."""
 
@@ -126,6 +136,10 @@ def make_bot(fake: FakeDiscord, store: dict, *, global_sync: bool = False) -> co
         await public.edit(content=f"table for {member.display_name} in {channel.name}")
         await interaction.edit_original_response(content=f"done: {thread.name}, {private.name}")
 
+    @game.command(name="note", description="Leave a note (a modal)")
+    async def note(interaction: discord.Interaction):
+        await interaction.response.send_modal(NoteModal())
+
     bot.tree.add_command(game)
 
     @bot.listen()
@@ -179,14 +193,8 @@ async def test_sync_slash_and_components(fake: FakeDiscord):
         gid, payload = fake.sync_payloads[-1]
         assert gid == fake.guild.id
         [cmd] = payload
-        assert cmd["name"] == "game" and {o["name"] for o in cmd["options"]} == {
-            "new",
-            "move",
-            "hand",
-            "board",
-            "abandon",
-            "misc",
-        }
+        subcommands = {"new", "move", "hand", "board", "abandon", "misc", "note"}
+        assert cmd["name"] == "game" and {o["name"] for o in cmd["options"]} == subcommands
         assert fake.commands(guild=True)[0]["id"].isdigit()
         assert fake.gateway_queries[-1]["compress"] == "zlib-stream"  # honoured: the fake sends zlib frames
 
@@ -265,6 +273,14 @@ async def test_views_threads_dms_and_fetches(fake: FakeDiscord):
         assert fake.channel("secret").type == 12
         assert fake.last_message(fake.dm_channel(bob)).content == "psst"
         assert not fake.unknown_routes and not fake.errors
+
+
+async def test_modal(fake: FakeDiscord):
+    async with fake.run(make_bot(fake, {})):
+        r = await fake.slash("alice", "general", "game note")
+        assert r.callback_type == 9 and r.modal["title"] == "A note" and r.message is None
+        s = await fake.submit_modal("alice", r, {"note-text": "hello"})
+        assert s.ephemeral and s.content == "noted: hello / kept"
 
 
 async def test_restart_keeps_buttons_working(fake: FakeDiscord):

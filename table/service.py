@@ -287,9 +287,10 @@ class TableService:
         return reply
 
     async def act(self, where: Where, user: User, action: str | None = None, version: int | None = None,
-                  index: int | None = None) -> Reply:
-        """Play ``action``, or the ``index``-th of the caller's legal actions (a button). With ``version``, a
-        game that has moved on since then is not touched: the caller gets the current prompt instead."""
+                  index: int | None = None, steps: list[str] | None = None) -> Reply:
+        """Play ``action``, or the ``index``-th of the caller's legal actions (a button), or several ``steps``
+        of one turn in a row (all apply, or none: a game command that names a whole turn). With ``version``,
+        a game that has moved on since then is not touched: the caller gets the current prompt instead."""
         async with self.lock(where.channel):
             row = await self._require(where, user, statuses=("running",))
             if isinstance(row, Reply):
@@ -307,21 +308,40 @@ class TableService:
                 if not 0 <= index < len(actions):
                     return Reply.fail(user.id, "That choice is no longer offered.", game_id=row.id)
                 action = actions[index]
-            text = " ".join(str(action or "").split())
-            try:
-                new = game.apply(state, user.id, text)
-            except IllegalAction as e:
-                return Reply.fail(user.id, str(e), game_id=row.id, version=row.version)
-            moves = [(user.id, text, game.describe(state, user.id, text, new))]
-            state = new
+            moves = []
+            for step in steps if steps is not None else [action]:
+                text = " ".join(str(step or "").split())
+                try:
+                    new = game.apply(state, user.id, text)
+                except IllegalAction as e:
+                    where_ = f" (step {len(moves) + 1}: {text})" if steps and len(steps) > 1 else ""
+                    return Reply.fail(user.id, f"{e}{where_}", game_id=row.id, version=row.version)
+                moves.append((user.id, text, game.describe(state, user.id, text, new)))
+                state = new
             row, state, _ = await self._record(row, game, state, moves)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "Someone else moved at the same moment, so your move was not "
                                            "applied. Look at the game again and retry.")
-            lines = [self.names_in(moves[0][2], row.names)]
+            lines = [self.names_in(line, row.names) for _, _, line in moves]
             row, state, bot_lines = await self._run_bots(row, game, state)
         log.info("game %s: move %s by %s", row.id, row.version, user.id)
         return await self._after_change(row, game, state, lines + bot_lines)
+
+    async def legal_after(self, where: Where, user: User, steps: list[str]) -> list[str]:
+        """The caller's legal actions once ``steps`` were played (for a command's later fields to suggest);
+        empty when a step is not legal. Nothing is stored."""
+        row = await self.store.open_game(where.channel)
+        if row is None or row.status != "running" or not row.seat_of(user.id):
+            return []
+        game, state = self._state(row)
+        try:
+            for step in steps:
+                state = game.apply(state, user.id, step)
+        except IllegalAction:
+            return []
+        if user.id not in game.to_act(state):
+            return []
+        return game.legal_actions(state, user.id)
 
     async def _record(self, row: GameRow, game: Game, state, moves):
         status = "finished" if game.result(state) is not None else "running"
@@ -401,13 +421,7 @@ class TableService:
 
     async def legal(self, where: Where, user: User) -> list[str]:
         """The caller's legal actions now (for autocomplete); empty when they have none."""
-        row = await self.store.open_game(where.channel)
-        if row is None or row.status != "running" or not row.seat_of(user.id):
-            return []
-        game, state = self._state(row)
-        if user.id not in game.to_act(state):
-            return []
-        return game.legal_actions(state, user.id)
+        return await self.legal_after(where, user, [])
 
     # ----- looking ---------------------------------------------------------------------------------------
     async def status(self, where: Where, user: User) -> Reply:

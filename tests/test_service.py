@@ -208,3 +208,17 @@ async def test_games_resume_after_reopening(tmp_path):
 def test_names_replace_whole_seat_ids_only():
     names = {"111": "Alice", "1112": "Zed"}
     assert TableService.names_in("111 beats 1112; 11111 is nobody", names) == "Alice beats Zed; 11111 is nobody"
+
+
+async def test_steps_of_one_turn_apply_all_or_none(svc):
+    await started(svc, ALICE, BOB)
+    await svc.act(HERE, ALICE, "bid 3")
+    await svc.act(HERE, BOB, "bid 1")
+    assert await svc.legal_after(HERE, ALICE, ["keep"]) == ["bid 1", "bid 2", "bid 3"]   # the next round
+    assert await svc.legal_after(HERE, ALICE, ["bid 9"]) == []
+    before = (await svc.store.open_game("chan")).version
+    r = await svc.act(HERE, ALICE, steps=["keep", "bid 2", "bid 7"])
+    assert "step 3: bid 7" in err(r)
+    assert (await svc.store.open_game("chan")).version == before        # nothing was stored
+    r = await svc.act(HERE, ALICE, steps=["keep", "bid 2"])
+    assert r.ok and r.log == ["Alice keeps " + r.log[0].split("keeps ")[1], "Alice bids."]

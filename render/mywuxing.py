@@ -49,7 +49,7 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     over = view.get("result") is not None
     rows = math.ceil(len(seats) / 4)
     players_h = 40 + rows * (PLAYER_H + 12)
-    own_h = 230 if viewer in seats and not over and view["version"] == "think" else 0
+    own_h = 252 if viewer in seats and not over and view["version"] == "think" else 0
     score_h = 70 + 40 * len(seats) if over else 0
     height = BANNER_H + TABLE_H + HAND_H + players_h + own_h + score_h + 10
     img, draw = canvas(WIDTH, height)
@@ -424,18 +424,48 @@ def _players(draw, view, name, viewer, y) -> None:
 # ----- the viewer's own hand (private image) -----------------------------------------------------------------
 def _own_hand(draw, view, y) -> None:
     hand, mine = view.get("hand", []), view.get("my_choice")
-    draw.rounded_rectangle([12, y, WIDTH - 12, y + 218], radius=16, fill=(232, 236, 246))
+    draw.rounded_rectangle([12, y, WIDTH - 12, y + 240], radius=16, fill=(232, 236, 246))
     draw.text((36, y + 14), "Your hand (only you see this)", font=font(24, True), fill=INK)
+    u = view["universe_card"] if view["mode"] != "player" else None
     x = 40
     for card in hand:
-        draw_card(draw, x, y + 52, card)
-        x += CARD_W + 24
+        draw_card(draw, x + 18, y + 50, card)
+        tip = against_universe(card, u)
+        if tip:
+            fnt = font(18, True)
+            w = draw.textlength(tip[0], font=fnt) + 16
+            cx = x + 18 + CARD_W / 2
+            draw.rounded_rectangle([cx - w / 2, y + 50 + CARD_H + 6, cx + w / 2, y + 50 + CARD_H + 34], radius=8,
+                                   fill=tip[1])
+            text_centered(draw, (cx, y + 50 + CARD_H + 20), tip[0], fnt, fill=contrast(tip[1]))
+        x += CARD_W + 70
     if not hand:
         draw.text((40, y + 110), "empty", font=font(22), fill=MUTED)
     if mine:
         x += 30
         draw.text((x, y + 24), "Your card for this hand", font=font(20, True), fill=INK)
         draw_card(draw, x + 40, y + 52, mine, glow=HIGHLIGHT)
+
+
+def against_universe(card: str, u: str | None):
+    """What ``card`` would do against the Universe card ``u`` on its own (a hint for newcomers), as
+    (words, colour); None when the hand is not played against a Universe element."""
+    if u is None or u not in ELEMENTS:
+        return None
+    U = CARD_NAMES[u]
+    if card == "dragon":
+        return "absorbs all", FATE_STYLE["won"][1]
+    if card == "star":
+        return "destroys all", (170, 30, 30)
+    if card == u:
+        return "same: to the pot", FATE_STYLE["pot"][1]
+    if FEEDS[u] == card:
+        return f"absorbs {U}", FATE_STYLE["won"][1]
+    if DESTROYS[card] == u:
+        return f"destroys {U}", FATE_STYLE["deck"][1]
+    if FEEDS[card] == u:
+        return f"{U} absorbs it", FATE_STYLE["pot"][1]
+    return f"{U} destroys it", FATE_STYLE["void"][1]
 
 
 # ----- final count -------------------------------------------------------------------------------------------

@@ -1,0 +1,72 @@
+"""/wassamasaw: take a die and place it in one command. The choices come from the engine's legal actions."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from table import Reply
+
+from .ui import who
+
+
+def _matches(options: list[str], current: str) -> list[app_commands.Choice[str]]:
+    words = current.lower().split()
+    hits = [o for o in options if all(w in o for w in words)]
+    return [app_commands.Choice(name=o, value=o) for o in hits[:25]]
+
+
+class WassamasawCog(commands.Cog):
+    wassamasaw = app_commands.Group(name="wassamasaw", description="Wassamasaw: draft element dice, fill your sheet")
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    @wassamasaw.command(name="take", description="Take a die and place it (or convert it when it fits nowhere)")
+    @app_commands.describe(die="The die, e.g. fire 3", cell="Where to place it, e.g. r2c4 (a 6 goes in any row)")
+    async def take(self, interaction: discord.Interaction, die: str, cell: str | None = None):
+        user, where = who(interaction)
+
+        async def work():
+            legal = await self.service.legal(where, user)
+            die_text = " ".join(die.lower().split())
+            if f"convert {die_text}" in legal:
+                if cell:
+                    return Reply.fail(user.id, f"The {die_text} cannot be placed now, so it is converted: "
+                                               "leave out the cell.")
+                return await self.service.act(where, user, steps=[f"convert {die_text}"])
+            if f"take {die_text}" not in legal:
+                dice = sorted({a.split(" ", 1)[1] for a in legal if a.startswith(("take ", "convert "))})
+                if not dice:
+                    return await self.service.act(where, user, f"take {die_text}")  # the service says why
+                return Reply.fail(user.id, f"There is no {die_text} you can take. The pool: {', '.join(dice)}.")
+            steps = [f"take {die_text}"]
+            if cell:
+                steps.append(f"place {cell.lower().replace(' ', '')}")
+            return await self.service.act(where, user, steps=steps)
+
+        await self.bot.get_cog("GameCog").guarded(interaction, work)
+
+    @take.autocomplete("die")
+    async def die_complete(self, interaction: discord.Interaction, current: str):
+        user, where = who(interaction)
+        legal = await self.service.legal(where, user)
+        dice = list(dict.fromkeys(a.split(" ", 1)[1] for a in legal if a.startswith(("take ", "convert "))))
+        return _matches(dice, current)
+
+    @take.autocomplete("cell")
+    async def cell_complete(self, interaction: discord.Interaction, current: str):
+        user, where = who(interaction)
+        die = " ".join(str(interaction.namespace.die or "").lower().split())
+        after = await self.service.legal_after(where, user, [f"take {die}"]) if die else []
+        cells = [a.split(" ", 1)[1] for a in after if a.startswith("place ")]
+        return _matches(cells, current)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(WassamasawCog(bot))

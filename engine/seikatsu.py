@@ -512,6 +512,7 @@ class Seikatsu(Game):
             "pagodas": dict(pagodas),
             "koi_placed": state["koi_placed"],
             "fountains_open": self.fountains_open(state),
+            "free_corners": [list(c) for c in self.free_corners(state)] if self.fountains_open(state) else [],
             "fountains": [{"owner": f["owner"], "pagoda": f["pagoda"], "spaces": list(f["spaces"]),
                            "cells": [list(CELL[s]) for s in f["spaces"]]} for f in state["fountains"]],
             "fountains_left": {s: state["fountains_left"][pagodas[s]] for s in state["seats"]},

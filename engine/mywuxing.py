@@ -57,10 +57,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from . import register
 from .core import Game, IllegalAction
 from .elements import ELEMENTS, destroys, feeds, relation
 from .rng import Rng
-from . import register
 
 CARDS = ELEMENTS + ("dragon", "star")
 POWER = ("dragon", "star")
@@ -249,8 +249,10 @@ class MyWuXing(Game):
             return "You have already chosen; waiting for the other player of this hand."
         if phase in ("react", "counter") and seat in state["window"]["answered"]:
             return "You have already answered; waiting for the others."
-        if phase in ("target", "choose"):
-            return "This hand is between " + " and ".join(s for s in (state["lead"], state["partner"]) if s) + "."
+        if phase == "target":
+            return f"{state['lead']} is choosing whom to play this hand."
+        if phase == "choose":
+            return f"This hand is between {state['lead']} and {state['partner']}."
         return "It is not your turn."
 
     def legal_actions(self, state, seat):
@@ -518,13 +520,15 @@ class MyWuXing(Game):
             state["void"].append(cards[other(s)])
             state["pot"].append("star")
             return self._record(state, "star", s, {s: "pot", other(s): "void"}, "stays",
-                                f"{s}'s Star sends {other(s)}'s {title(cards[other(s)])} to the Void and joins the pot.")
+                                f"{s}'s Star sends {other(s)}'s {title(cards[other(s)])} to the Void and joins "
+                                "the pot.")
         if "dragon" in (a, b):
             s = lead if a == "dragon" else partner
             state["void"].append("dragon")
             n = self._win(state, rng, s, [cards[other(s)]])
             return self._record(state, "dragon", s, {s: "void", other(s): "won"}, "stays",
-                                f"{s}'s Dragon absorbs {title(cards[other(s)])}: {s} wins it; the Dragon goes to the Void.",
+                                f"{s}'s Dragon absorbs {title(cards[other(s)])}: {s} wins it; the Dragon goes to "
+                                "the Void.",
                                 {s: n})
         rel = relation(a, b)
         if rel in ("fed_by", "feeds"):  # an absorber wins the other card and keeps its own

@@ -14,8 +14,23 @@ import math
 from PIL import Image
 
 from . import register
-from .common import (ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, banner, canvas, contrast,
-                     darken, element_symbol, fit_text, font, lighten, text_centered)
+from .common import (
+    ELEMENT_COLOURS,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PLAYER_COLOURS,
+    banner,
+    canvas,
+    contrast,
+    darken,
+    element_symbol,
+    fit_text,
+    font,
+    lighten,
+    text_centered,
+)
 
 ELEMENTS = ("wood", "fire", "earth", "metal", "water")
 FEEDS = {"wood": "fire", "fire": "earth", "earth": "metal", "metal": "water", "water": "wood"}

@@ -11,7 +11,7 @@ from render import RENDERERS, render_png
 G = GAMES["mywuxing"]
 SEATS = [f"{111111111111111111 * k}" for k in range(1, 9)]
 NAMES = dict(zip(SEATS, ["Ann", "Bartholomew Ignatius of the Very Long Display Name", "Cy", "Dee", "Éloïse",
-                         "Fu", "Gao", "Hana"]))
+                         "Fu", "Gao", "Hana"], strict=True))
 
 
 def states_of(n, seed, options, bold=False):

@@ -217,7 +217,7 @@ class Seikatsu(Game):
     def setup(self, state: State, rng: Rng) -> None:
         seats = state["seats"]
         colours = {2: ["pink", "blue"], 3: ["pink", "blue", "green"], 4: ["pink", "blue", "pink", "blue"]}
-        pagodas = dict(zip(seats, colours[len(seats)]))
+        pagodas = dict(zip(seats, colours[len(seats)], strict=True))
         in_use = [c for c in PAGODA_ORDER if c in pagodas.values()]
         yarimizu = bool(state["options"]["yarimizu"])
         state.update(

@@ -20,8 +20,22 @@ from engine.hexgrid import rotate, to_pixel
 from engine.seikatsu import CELL, LABEL, PAGODA_CORNER, PAGODA_ORDER
 
 from . import register
-from .common import (BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, banner, canvas, contrast, darken, fit_text, font,
-                     hexagon, lighten, text_centered)
+from .common import (
+    BACKGROUND,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    banner,
+    canvas,
+    contrast,
+    darken,
+    fit_text,
+    font,
+    hexagon,
+    lighten,
+    text_centered,
+)
 
 WIDTH = 1150
 SIZE = 50                 # hex circumradius of the main garden
@@ -282,21 +296,34 @@ def draw_garden(draw, view: dict, names: dict, garden: Garden) -> None:
 
 def draw_pagoda_name(draw, view, names, garden: Garden, colour: str, at) -> None:
     """The pagoda's player(s), on the side away from the garden and inside the garden's part of the image:
-    beside the pagoda at the top (the banner is above), above it on the upper sides, below it elsewhere."""
+    beside the pagoda at the top (the banner is above), below it at the bottom; at the sides, where the
+    free corner of the image is narrow, in up to two short lines above (upper side) or below (lower side)."""
     size = garden.size
     fill = darken(PAGODA_COLOURS[colour], 0.2)
+    name = team_name(view, names, colour)
     central = abs(at[0] - garden.cx) < size
-    if central and at[1] < garden.cy:
-        name, f = fit_text(draw, team_name(view, names, colour), int(GARDEN_W / 2 - size * 1.2), 20, bold=True,
-                           min_size=14)
-        draw.text((at[0] + size * 0.7, at[1]), name, font=f, fill=fill, anchor="lm")
+    if central:
+        if at[1] < garden.cy:
+            text, f = fit_text(draw, name, int(GARDEN_W / 2 - size * 1.2), 20, bold=True, min_size=18)
+            draw.text((at[0] + size * 0.7, at[1]), text, font=f, fill=fill, anchor="lm")
+        else:
+            text, f = fit_text(draw, name, GARDEN_W - 40, 20, bold=True, min_size=18)
+            text_centered(draw, (at[0], at[1] + size * 0.62), text, f, fill=fill)
         return
-    name, f = fit_text(draw, team_name(view, names, colour), GARDEN_W - 40 if central else 190, 20, bold=True,
-                       min_size=14)
-    half = draw.textlength(name, font=f) / 2
-    x = min(max(at[0], 8 + half), GARDEN_W - 8 - half)
-    y = at[1] - size * 0.95 if at[1] < garden.cy else at[1] + size * 0.62
-    text_centered(draw, (x, y), name, f, fill=fill)
+    width = 150
+    f = font(19, bold=True)
+    lines = wrap(draw, name, width, f)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    lines = [fit_text(draw, line, width, 19, bold=True, min_size=18)[0] for line in lines]
+    x = min(max(at[0], 8 + width / 2), GARDEN_W - 8 - width / 2)
+    step = 23
+    if at[1] < garden.cy:
+        y = at[1] - size * 0.95 - step * (len(lines) - 1)
+    else:
+        y = at[1] + size * 0.62
+    for i, line in enumerate(lines):
+        text_centered(draw, (x, y + i * step), line, f, fill=fill)
 
 
 def corner_point(garden: Garden, cells) -> tuple[float, float]:
@@ -353,7 +380,7 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
         score = view["scores"][seat]
         col = PAGODA_COLOURS[colour]
         draw_pagoda(draw, (x0 + 20, y + 22), 34, colour)
-        name, f = fit_text(draw, team_name(view, names, colour), width - 130, 22, bold=True, min_size=14)
+        name, f = fit_text(draw, team_name(view, names, colour), width - 130, 22, bold=True, min_size=18)
         draw.text((x0 + 48, y + 2), name, font=f, fill=INK)
         text = str(score["total"])
         draw.text((x0 + width - draw.textlength(text, font=font(30, bold=True)), y - 2), text,
@@ -380,9 +407,9 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
         else:
             detail_lines = [detail]
         for line in detail_lines:
-            t, f = fit_text(draw, line, width - 48, 19, min_size=14)
-            draw.text((x0 + 48, y), t, font=f, fill=MUTED)
-            y += 25
+            for part in wrap(draw, line, width - 48, font(19)):
+                draw.text((x0 + 48, y), part, font=font(19), fill=MUTED)
+                y += 25
         y += 10
     # the bag, koi ponds and the garden cards on the table
     draw.line([x0, y, x0 + width, y], fill=GRID, width=2)
@@ -410,7 +437,7 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
             g = Garden((x0 + hand_size + 4, y + hand_size), hand_size, 0)
             draw_tile(draw, g, (0, 0), hand_tile(tile))
             name, f = fit_text(draw, "koi pond" if tile == "koi" else tile, width - hand_size * 2 - 24, 22,
-                               bold=True, min_size=14)
+                               bold=True, min_size=18)
             draw.text((x0 + hand_size * 2 + 20, y + hand_size - 14), name, font=f, fill=INK)
             y += hand_size * 2 + 4
         y += 8
@@ -454,7 +481,7 @@ def draw_rows(draw, view: dict, names: dict, x: int, y: int, colour: str, width:
     board = {(t["q"], t["r"]): t for t in view["board"]}
     total = sum(row["points"] for row in rows)
     head, f = fit_text(draw, f"{team_name(view, names, colour)}: flowers {total}", width - 10, 21, bold=True,
-                       min_size=14)
+                       min_size=18)
     text_centered(draw, (x + width / 2, y + 14), head, f, fill=darken(PAGODA_COLOURS[colour], 0.2))
     cx, cy = garden.px((0, 0))
     draw.ellipse([cx - size * 0.7, cy - size * 0.55, cx + size * 0.7, cy + size * 0.55], fill=lighten(WATER, 0.2))
@@ -471,7 +498,7 @@ def draw_rows(draw, view: dict, names: dict, x: int, y: int, colour: str, width:
     for row in rows:
         col_x = garden.px(row["cells"][0])[0]
         text_centered(draw, (col_x, line_y), str(row["points"]), font(19, bold=True), fill=INK)
-        text_centered(draw, (col_x, line_y + 22), f"×{row['count']}", font(15), fill=MUTED)
+        text_centered(draw, (col_x, line_y + 22), f"×{row['count']}", font(17), fill=MUTED)
 
 
 # ----- the image ----------------------------------------------------------------------------------------

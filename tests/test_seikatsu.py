@@ -164,8 +164,9 @@ def test_S6_bird_scores_2_for_one_matching_neighbour():
 
 
 def test_S6_bird_scores_7_when_surrounded_by_six_matching_birds():
-    ring = {s: f"crane {f}" for s, f in zip(["g1", "g2", "f3", "e3", "e2", "f1"], ["iris", "lily", "poppy",
-                                                                                 "marigold", "iris", "lily"])}
+    around_f2 = ["g1", "g2", "f3", "e3", "e2", "f1"]
+    flowers = ["iris", "lily", "poppy", "marigold", "iris", "lily"]
+    ring = {s: f"crane {f}" for s, f in zip(around_f2, flowers, strict=True)}
     state = position(board=ring, hands={"bob": ["crane poppy", "koi"]}, turn=1)
     after = G.apply(state, "bob", "place crane poppy f2")
     assert after["birds"]["blue"] == 7
@@ -236,7 +237,7 @@ def test_S7_a_row_of_koi_ponds_alone_counts_them_all():
 ])
 def test_S7_row_points_are_1_3_6_10_15_21(row, flowers, points):
     spaces = ROWS["blue"][row]  # a1..a4 and d1..d7, hand-checked in test_S1
-    board = full_board(**{s: f"crane {f}" for s, f in zip(spaces, flowers)})
+    board = full_board(**{s: f"crane {f}" for s, f in zip(spaces, flowers, strict=True)})
     assert G.final_scores(position(board=board))["blue"]["rows"][row]["points"] == points
 
 

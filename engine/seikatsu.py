@@ -23,6 +23,19 @@ Actions (each one step; the same seat keeps acting through a fountain turn)
 - ``take <name> card`` — the garden card after a fountain (S9)
 - ``put back <tile>``, ``put back both``, ``keep hand`` — the optional put-back that ends a fountain turn (S9)
 
+View (``view(state, viewer)``)
+- ``board``: placed tiles ``{"q", "r", "space", "bird", "flower", "koi"}``; ``open_spaces``: where a tile may
+  go now; ``bag``: tiles left; ``hands``: ``{seat: count}``; ``hand``: the viewer's own tiles (seated only).
+- ``pagodas``: ``{seat: colour}``; ``turn``, ``phase`` (place, card, putback, over), ``to_act``, ``seats``.
+- ``koi_placed``; ``yarimizu``; ``fountains_open`` (false after the Mogami River); ``free_corners``: corners a
+  fountain may take now; ``fountains``: ``{"owner", "pagoda", "spaces", "cells"}``; ``fountains_left`` and
+  ``garden_cards`` per seat (the team's at four); ``cards_open``; ``streams``: ``{colour: [{"card", "cells"}]}``.
+- ``scores``: ``{seat: {"birds", "flowers", "fountains", "total"}}`` (flowers and fountains from the end);
+  ``last``: the last action (``place`` with space, cell, tile, bird and points; ``fountain``, ``card`` or
+  ``putback`` with the fountain's spaces and cells; a put-back gives only how many tiles went back).
+- At the end: ``rows`` (per pagoda its seven rows: spaces, cells, most common flower, koi, count, points)
+  and ``result``.
+
 Decisions beyond RULES.md (each is tested)
 - D1 Seats at four (S3): the first and third seats are the pink team, the second and fourth the blue team,
   so turns alternate between teams. A team shares its score, its two fountains and its garden cards (the

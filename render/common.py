@@ -55,7 +55,7 @@ def canvas(width: int, height: int, colour=BACKGROUND) -> tuple[Image.Image, Ima
 
 def to_png(img: Image.Image) -> bytes:
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=True)
+    img.save(buf, format="PNG", compress_level=6)  # optimize=True is 5× slower for 2% smaller files
     return buf.getvalue()
 
 

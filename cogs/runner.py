@@ -19,7 +19,7 @@ from . import ui
 log = logging.getLogger("teahouse")
 
 COG_DIR = Path(__file__).resolve().parent
-NOT_COGS = {"runner", "ui"}
+NOT_COGS = {"runner", "ui", "common"}
 
 
 def cog_modules() -> list[str]:

@@ -8,13 +8,9 @@ from discord.ext import commands
 
 from table import Reply
 
+from .common import after, clean, suggest
+from .common import legal as legal_of
 from .ui import who
-
-
-def _matches(options: list[str], current: str) -> list[app_commands.Choice[str]]:
-    words = current.lower().split()
-    hits = [o for o in options if all(w in o for w in words)]
-    return [app_commands.Choice(name=o, value=o) for o in hits[:25]]
 
 
 class WassamasawCog(commands.Cog):
@@ -34,7 +30,7 @@ class WassamasawCog(commands.Cog):
 
         async def work():
             legal = await self.service.legal(where, user)
-            die_text = " ".join(die.lower().split())
+            die_text = clean(die)
             if f"convert {die_text}" in legal:
                 if cell:
                     return Reply.fail(user.id, f"The {die_text} cannot be placed now, so it is converted: "
@@ -54,18 +50,14 @@ class WassamasawCog(commands.Cog):
 
     @take.autocomplete("die")
     async def die_complete(self, interaction: discord.Interaction, current: str):
-        user, where = who(interaction)
-        legal = await self.service.legal(where, user)
-        dice = list(dict.fromkeys(a.split(" ", 1)[1] for a in legal if a.startswith(("take ", "convert "))))
-        return _matches(dice, current)
+        actions = await legal_of(self, interaction)
+        return suggest(after(actions, "take ") + after(actions, "convert "), current)
 
     @take.autocomplete("cell")
     async def cell_complete(self, interaction: discord.Interaction, current: str):
-        user, where = who(interaction)
-        die = " ".join(str(interaction.namespace.die or "").lower().split())
-        after = await self.service.legal_after(where, user, [f"take {die}"]) if die else []
-        cells = [a.split(" ", 1)[1] for a in after if a.startswith("place ")]
-        return _matches(cells, current)
+        die = clean(interaction.namespace.die)
+        actions = await legal_of(self, interaction, [f"take {die}"]) if die else []
+        return suggest(after(actions, "place "), current)
 
 
 async def setup(bot: commands.Bot) -> None:

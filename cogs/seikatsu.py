@@ -1,0 +1,83 @@
+"""/seikatsu: place a tile, or (with Yarimizu) a fountain with its card and put-back, in one command.
+
+Suggestions come from the caller's legal actions; autocomplete answers only the one typing, so the hand
+shown there stays private.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from table import Reply
+
+from .common import after, clean, play, suggest
+from .common import legal as legal_of
+
+
+class SeikatsuCog(commands.Cog):
+    seikatsu = app_commands.Group(name="seikatsu", description="Seikatsu: lay garden tiles around the pond")
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @seikatsu.command(name="place", description="Place a tile from your hand on a space")
+    @app_commands.describe(tile="A tile from your hand, e.g. heron lily or koi", space="A space, e.g. c3")
+    async def place(self, interaction: discord.Interaction, tile: str, space: str):
+        def steps(legal):
+            action = f"place {clean(tile)} {clean(space)}"
+            if action in legal or not legal:
+                return [action]
+            tiles = sorted({" ".join(a.split()[1:-1]) for a in legal if a.startswith("place ")})
+            if clean(tile) not in tiles:
+                return Reply.fail(str(interaction.user.id), "Your hand holds: " + ", ".join(tiles) + "."
+                                  if tiles else "You are not placing a tile now.")
+            return [action]  # the engine explains what is wrong with the space
+        await play(self, interaction, steps)
+
+    @place.autocomplete("tile")
+    async def tile_complete(self, interaction: discord.Interaction, current: str):
+        legal = await legal_of(self, interaction)
+        return suggest([" ".join(a.split()[1:-1]) for a in legal if a.startswith("place ")], current)
+
+    @place.autocomplete("space")
+    async def space_complete(self, interaction: discord.Interaction, current: str):
+        legal = await legal_of(self, interaction)
+        prefix = f"place {clean(interaction.namespace.tile)} "
+        spaces = after(legal, prefix) or [a.split()[-1] for a in legal if a.startswith("place ")]
+        return suggest(spaces, current)
+
+    @seikatsu.command(name="fountain", description="Yarimizu: place a fountain, take a garden card, "
+                                                   "put back tiles")
+    @app_commands.describe(corner="Three spaces that meet, e.g. c3 c4 d4", card="The garden card to take",
+                           put_back="keep hand, put back <tile> or put back both")
+    async def fountain(self, interaction: discord.Interaction, corner: str, card: str,
+                       put_back: str | None = None):
+        def steps(legal):
+            s = [f"fountain {clean(corner)}", f"take {clean(card).removesuffix(' card')} card"]
+            if put_back:
+                s.append(clean(put_back))
+            return s
+        await play(self, interaction, steps)
+
+    @fountain.autocomplete("corner")
+    async def corner_complete(self, interaction: discord.Interaction, current: str):
+        legal = await legal_of(self, interaction)
+        return suggest(after(legal, "fountain "), current)
+
+    @fountain.autocomplete("card")
+    async def card_complete(self, interaction: discord.Interaction, current: str):
+        legal = await legal_of(self, interaction, [f"fountain {clean(interaction.namespace.corner)}"])
+        return suggest([a.removeprefix("take ").removesuffix(" card") for a in legal if a.startswith("take ")],
+                       current)
+
+    @fountain.autocomplete("put_back")
+    async def put_back_complete(self, interaction: discord.Interaction, current: str):
+        ns = interaction.namespace
+        legal = await legal_of(self, interaction, [f"fountain {clean(ns.corner)}", f"take {clean(ns.card)} card"])
+        return suggest([a for a in legal if a.startswith(("keep", "put back"))], current)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SeikatsuCog(bot))

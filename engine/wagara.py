@@ -514,44 +514,44 @@ class Wagara(Game):
         if canoe["where"] == "beach":
             if turn["launched"]:
                 return []
-            candidates = self._launch_candidates(state, canoe, n)
-            start = 0
+            start, candidates = 0, self._launch_candidates
         elif canoe["where"] == "river":
-            candidates = self._river_candidates(state, canoe, n)
-            start = canoe["position"]
+            start, candidates = canoe["position"], self._river_candidates
         else:
             return []
-        scored = [(n if m.kind == "land" else m.cost(start), m) for m in candidates]
+        exact = candidates(state, canoe, n, exact=True)
+        if exact:
+            return exact
+        # G4: no way spends exactly n (the river's geometry always offers one, but the rule says what then)
+        scored = [(m.cost(start), m) for m in candidates(state, canoe, n, exact=False)]
         best = max(s for s, _ in scored)
         return [m for s, m in scored if s == best]
 
-    def _launch_candidates(self, state: State, canoe: dict, n: int) -> list[Move]:
+    def _launch_candidates(self, state: State, canoe: dict, n: int, exact: bool) -> list[Move]:
         out = []
         for q in range(1, min(n, RIVER_LENGTH) + 1):
-            for post, _ in _op_choices(q, None, state["sites"]):
-                m = Move(canoe["number"], "launch", q, (), post)
-                if m.cost(0) <= n:
-                    out.append(m)
+            for post, _ in _op_choices(q, None, state["sites"], n - q, exact):
+                out.append(Move(canoe["number"], "launch", q, (), post))
         return out
 
-    def _river_candidates(self, state: State, canoe: dict, n: int) -> list[Move]:
+    def _river_candidates(self, state: State, canoe: dict, n: int, exact: bool) -> list[Move]:
+        """Moves of a canoe on the river spending exactly ``n`` points, and landings (``exact``); or every
+        move spending at most ``n``."""
         p, number = canoe["position"], canoe["number"]
+        sites = state["sites"]
         out = []
-        for pre, gem in _op_choices(p, canoe["gem"], state["sites"]):
+        for pre, gem in _op_choices(p, canoe["gem"], sites, n, False):
             base = 2 * len(pre)
-            if base > n:
-                continue
-            if pre:
+            if pre and (base == n or not exact):
                 out.append(Move(number, "stay", 0, pre))
             if base + p <= n:
                 out.append(Move(number, "land", 0, pre))
             for kind, sign, limit in (("up", -1, p - 1), ("down", 1, RIVER_LENGTH - p)):
                 for k in range(1, min(limit, n - base) + 1):
-                    q = p + sign * k
-                    for post, _ in _op_choices(q, gem, state["sites"]):
-                        if base + k + 2 * len(post) <= n:
-                            out.append(Move(number, kind, k, pre, post))
-                    if kind == "up" and gem is None:
+                    q, rest = p + sign * k, n - base - k
+                    for post, _ in _op_choices(q, gem, sites, rest, exact):
+                        out.append(Move(number, kind, k, pre, post))
+                    if kind == "up" and gem is None and (rest == 0 or not exact):
                         out += [Move(number, kind, k, pre, (), steal) for steal in self._steal_targets(state, canoe, q)]
         return out
 
@@ -696,23 +696,28 @@ class Wagara(Game):
         events.append(event)
 
 
-def _op_choices(position: int, gem, sites: dict):
-    """Loading/unloading at one end of a move: (ops, gem carried after). Unload first, load a different
-    colour than the one unloaded (G4); nothing where there is no deposit."""
-    yield (), gem
+def _op_choices(position: int, gem, sites: dict, points: int, exact: bool):
+    """Loading/unloading at one end of a move, at 2 points each, within ``points`` (exactly ``points`` if
+    ``exact``): (ops, gem carried after). Unload first, then load a different colour than the one unloaded
+    (G4); nothing where there is no deposit."""
+    if points == 0 or (points > 0 and not exact):
+        yield (), gem
     site = SITE_AT.get(position)
-    if site is None:
+    if site is None or points < 2:
         return
     counts = sites[site]
-    if gem is not None:
+    if gem is None:
+        if points == 2 or not exact:
+            for c in COLOURS:
+                if counts[c]:
+                    yield (("load", c),), c
+        return
+    if points == 2 or not exact:
         yield (UNLOAD,), None
+    if points == 4 or (points > 4 and not exact):
         for c in COLOURS:
             if c != gem and counts[c]:
                 yield (UNLOAD, ("load", c)), c
-    else:
-        for c in COLOURS:
-            if counts[c]:
-                yield (("load", c),), c
 
 
 def _do_ops(ops: tuple, position: int, gem, sites: dict, number: int):

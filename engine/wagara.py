@@ -645,7 +645,8 @@ class Wagara(Game):
         if move.post:
             raise IllegalAction("A stealing canoe must arrive empty: unload before paddling, not after.")
         if gem is not None:
-            raise IllegalAction(f"Your canoe carries {gem}: a canoe holds one gem, so unload before paddling up to steal.")
+            raise IllegalAction(f"Your canoe carries {gem}: a canoe holds one gem, so unload before paddling up "
+                                "to steal.")
         here = [i for i, c in enumerate(state["canoes"])
                 if c["where"] == "river" and c["position"] == end and c["gem"] == colour and c is not canoe]
         theirs = [i for i in here if state["canoes"][i]["owner"] != canoe["owner"]]
@@ -796,7 +797,7 @@ def _move_text(e: dict) -> str:
     if e["kind"] == "launch":
         bits.append(f"launches to position {e['to']}")
     elif e["kind"] == "land":
-        bits.append(f"lands" + (f" and delivers {e['delivered']}" if e["delivered"] else ""))
+        bits.append("lands" + (f" and delivers {e['delivered']}" if e["delivered"] else ""))
     elif e["kind"] in ("up", "down"):
         bits.append(f"paddles {e['kind']} {e['steps']} to position {e['to']}")
     for op in e["post"]:

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from engine import GAMES, IllegalAction
-from engine.wagara import CARDS, COLOURS, GEM_VALUE, SITE_POSITION, parse_move
+from engine.wagara import CARDS, COLOURS, GEM_VALUE, parse_move
 
 G = GAMES["wagara"]
 SEATS = ["ann", "bob", "cy"]
@@ -682,7 +682,8 @@ def test_G8_a_spectator_never_sees_a_hand_or_a_choice():
 
 def test_move_texts_parse_back_to_themselves():
     for text in ["canoe 1: unload, up 3, steal red", "canoe 2: launch to 3, load violet", "canoe 1: load blue, land",
-                 "canoe 2: unload, load red, down 2, unload", "canoe 1: up 2, steal white from bob", "canoe 1: load red"]:
+                 "canoe 2: unload, load red, down 2, unload", "canoe 1: up 2, steal white from bob",
+                 "canoe 1: load red"]:
         assert parse_move(text).text() == text
     assert parse_move("Canoe 1 :  Unload ,Up 3 , STEAL red").text() == "canoe 1: unload, up 3, steal red"
 

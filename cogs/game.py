@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from engine import GAMES
 from table import Private, Reply, TableService, User, Where
+from table.replies import name_seats
 
 from . import ui
 from .ui import NO_PINGS, content_of, file_of, label, mentions, who
@@ -197,12 +198,15 @@ class GameCog(commands.Cog):
         user, where = who(interaction)
         try:
             actions = await self.service.legal(where, user)
+            row = await self.service.store.open_game(where.channel) if actions else None
         except Exception:
             log.exception("autocomplete failed (channel %s)", interaction.channel_id)
             return []
+        names = row.names if row else {}
         words = current.lower().split()
-        hits = [a for a in actions if all(w in a.lower() for w in words)]
-        return [app_commands.Choice(name=label(a)[:100], value=a[:100]) for a in hits[:25]]
+        shown = [(name_seats(a, names), a) for a in actions]
+        hits = [(n, a) for n, a in shown if all(w in n.lower() or w in a.lower() for w in words)]
+        return [app_commands.Choice(name=label(n)[:100], value=a[:100]) for n, a in hits[:25]]
 
     @game.command(name="history", description="The game's log, page by page")
     @app_commands.describe(page="Page number (15 moves a page)")

@@ -93,18 +93,19 @@ def groups(actions: list[str]) -> list[tuple[str, list[int]]]:
              list(range(i, min(i + MAX_SELECT, len(actions))))) for i in range(0, len(actions), MAX_SELECT)]
 
 
-def action_items(game_id: int, version: int, actions: list[str], indices: list[int] | None = None) -> list:
-    """Buttons for a few actions, a select for up to 25, groups for more."""
+def action_items(turn: Turn, actions: list[str], indices: list[int] | None = None) -> list:
+    """Buttons for a few actions, a select for up to 25, groups for more. Labels name seats by name."""
+    game_id, version, shown = turn.game_id, turn.version, turn.label
     idx = list(range(len(actions))) if indices is None else indices
     if len(idx) <= MAX_BUTTONS:
-        return [ActionButton(game_id, version, i, actions[i]) for i in idx]
+        return [ActionButton(game_id, version, i, shown(actions[i])) for i in idx]
     if len(idx) <= MAX_SELECT:
-        return [ActionSelect(game_id, version, [(i, actions[i]) for i in idx])]
+        return [ActionSelect(game_id, version, [(i, shown(actions[i])) for i in idx])]
     gs = groups([actions[i] for i in idx])
     gs = [(name, [idx[j] for j in members]) for name, members in gs]
     if len(gs) <= MAX_BUTTONS:
-        return [GroupButton(game_id, version, k, name) for k, (name, _) in enumerate(gs)]
-    return [GroupSelect(game_id, version, [(k, name) for k, (name, _) in enumerate(gs)])]
+        return [GroupButton(game_id, version, k, shown(name)) for k, (name, _) in enumerate(gs)]
+    return [GroupSelect(game_id, version, [(k, shown(name)) for k, (name, _) in enumerate(gs)])]
 
 
 def turn_view(turn: Turn | None, *, with_my_view: bool = True) -> discord.ui.View | None:
@@ -116,7 +117,7 @@ def turn_view(turn: Turn | None, *, with_my_view: bool = True) -> discord.ui.Vie
     if turn.private_seats:
         items.append(PrivateButton(turn.game_id, turn.version))
     for actions in list(turn.public_actions.values())[:1]:  # several seats at once are always private
-        items.extend(action_items(turn.game_id, turn.version, actions))
+        items.extend(action_items(turn, actions))
     if with_my_view:
         items.append(MyViewButton(turn.game_id))
     for item in items[:25]:
@@ -130,9 +131,9 @@ def picker_view(turn: Turn, actions: list[str], group: int | None = None) -> dis
     if group is not None:
         gs = groups(actions)
         members = gs[group][1] if 0 <= group < len(gs) else []
-        items = action_items(turn.game_id, turn.version, actions, members)
+        items = action_items(turn, actions, members)
     else:
-        items = action_items(turn.game_id, turn.version, actions)
+        items = action_items(turn, actions)
     for item in items[:25]:
         view.add_item(item)
     return view

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -36,6 +37,15 @@ class Private:
     image: Picture | None = None
 
 
+def name_seats(text: str, names: dict[str, str]) -> str:
+    """Replace seat ids in an engine text (a log line, an action) with display names."""
+    if not names:
+        return text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
+                         + r")(?![\w-])")
+    return pattern.sub(lambda m: names[m.group(1)], text)
+
+
 @dataclass
 class Turn:
     """The decision a game awaits now, for front ends that offer it as buttons.
@@ -50,6 +60,11 @@ class Turn:
     to_act: list[str]
     public_actions: dict[str, list[str]] = field(default_factory=dict)
     private_seats: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)      # seat → display name, for labels
+
+    def label(self, action: str) -> str:
+        """An action as a player reads it: seat ids become names."""
+        return name_seats(action, self.names)
 
 
 @dataclass

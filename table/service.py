@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 import secrets
 import time
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from pathlib import Path
 from engine import GAMES, Game, IllegalAction
 from render import render_png
 
-from .replies import Picture, Private, Reply, Turn, User, Where
+from .replies import Picture, Private, Reply, Turn, User, Where, name_seats
 from .store import ChannelBusy, GameRow, Seat, Store, VersionConflict
 
 log = logging.getLogger("teahouse.table")
@@ -52,14 +51,7 @@ class TableService:
     def game_of(key: str) -> Game | None:
         return GAMES.get(key)
 
-    @staticmethod
-    def names_in(text: str, names: dict[str, str]) -> str:
-        """Replace seat ids in an engine line with display names."""
-        if not names:
-            return text
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
-                             + r")(?![\w-])")
-        return pattern.sub(lambda m: names[m.group(1)], text)
+    names_in = staticmethod(name_seats)
 
     def _state(self, row: GameRow):
         game = GAMES[row.game]
@@ -77,7 +69,7 @@ class TableService:
 
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
-        turn = Turn(row.id, row.game, row.version, acting)
+        turn = Turn(row.id, row.game, row.version, acting, names=row.names)
         simultaneous = len(acting) > 1
         for seat in acting:
             if simultaneous or game.private_actions(state, seat):

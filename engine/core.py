@@ -8,7 +8,8 @@ The public names of a Game are a contract used by tests, the Discord layer, the 
 and outside checks: ``key``, ``title``, ``min_players``, ``max_players``, ``options``, ``new``, ``to_act``,
 ``legal_actions``, ``apply``, ``view``, ``result``, ``dump``, ``load``, ``describe``. Beside them,
 ``option_choices`` (the allowed values of each option) serves lobbies that offer options as choices, and
-``private_actions`` tells front ends when a seat's legal actions must be offered privately.
+``private_actions`` tells front ends when a seat's legal actions must be offered privately, and
+``time_limit`` names a rules time limit (a reaction window) that the table service enforces with a clock.
 
 A subclass writes ``setup`` (fill a new state), ``play`` (mutate a copy for one legal action, raising
 IllegalAction otherwise) and the read-only functions; the base class does the checks every game shares.
@@ -90,6 +91,12 @@ class Game:
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return f"{seat}: {action}"
+
+    def time_limit(self, state: State) -> dict | None:
+        """A time limit the rules put on the decision awaited now (a reaction window), as
+        ``{"seconds": n, "action": text}``: when it runs out, every seat still in ``to_act`` plays ``action``.
+        None when the rules set no limit (turn deadlines are a table setting, not a rule)."""
+        return None
 
     def private_actions(self, state: State, seat: str) -> bool:
         """True when this seat's legal actions show what only it may know (its hand, its secret pick):

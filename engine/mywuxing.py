@@ -295,6 +295,12 @@ class MyWuXing(Game):
     def _choice_verb(self, state) -> str:
         return CHOICE_VERBS.get(state["u"], "play")
 
+    def time_limit(self, state):
+        """X8: a reaction window closes when its reaction time runs out; whoever has not answered passes."""
+        if state["phase"] in ("react", "counter"):
+            return {"seconds": int(state["options"]["reaction_time"]), "action": "pass"}
+        return None
+
     def private_actions(self, state, seat):
         """Think choices list the hand; window answers show whether one holds a Star or Dragon, so every
         window member is asked privately (X8: nobody learns who holds a Star)."""

@@ -639,3 +639,23 @@ def test_waiting_messages_say_who_is_playing():
     s = G.apply(s, "ann", "against bob")
     with pytest.raises(IllegalAction, match="between ann and bob"):
         G.apply(s, "cy", "play wood")
+
+
+def test_X8_reaction_window_has_a_time_limit_and_pass_closes_it():
+    """The engine names the reaction time; the table service plays `pass` for the silent (tests/test_timers)."""
+    import random
+
+    g = GAMES["mywuxing"]
+    for seed in range(200):
+        s = g.new(["a", "b", "c"], seed, {"version": "think", "power_cards": "on", "reaction_time": 45})
+        rnd = random.Random(seed)
+        while g.result(s) is None:
+            if s["phase"] in ("react", "counter"):
+                assert g.time_limit(s) == {"seconds": 45, "action": "pass"}
+                for seat in g.to_act(s):
+                    assert "pass" in g.legal_actions(s, seat)
+                return
+            assert g.time_limit(s) is None
+            seat = rnd.choice(g.to_act(s))
+            s = g.apply(s, seat, rnd.choice(g.legal_actions(s, seat)))
+    raise AssertionError("no reaction window in 200 games")

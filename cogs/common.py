@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import discord
 from discord import app_commands
 
@@ -33,6 +35,8 @@ async def play(cog, interaction: discord.Interaction, steps_of) -> None:
     async def work():
         legal = await service.legal(where, user)
         steps = steps_of(legal)
+        if inspect.isawaitable(steps):
+            steps = await steps
         if not isinstance(steps, list):
             return steps
         return await service.act(where, user, steps=steps)

@@ -1,0 +1,467 @@
+"""Wagara as a river seen from the bank: the beach and the rope on the left, positions 1–9 flowing right to
+the falls and the rapids below them; the five deposits with the gems lying there above their positions;
+canoes in their owners' colours, each with its number and the gem it carries; the weather track, the buoy,
+what the river did last round; each player's collection, played cards and this round's choice; and, for a
+seated viewer, their own hand and secret choice. Once the game is over, the final count.
+
+Everything is drawn from the view (engine.wagara.Wagara.view), so the channel image never shows a choice that
+is still secret. The last action is highlighted: the canoe that moved (with an arrow from where it started),
+canoes that went over the falls, a delivered gem, the weather marker.
+"""
+
+from __future__ import annotations
+
+from PIL import ImageDraw
+
+from . import register
+from .common import (
+    BACKGROUND,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PLAYER_COLOURS,
+    banner,
+    canvas,
+    contrast,
+    darken,
+    fit_text,
+    font,
+    lighten,
+    text_centered,
+)
+
+COLOURS = ("violet", "white", "yellow", "blue", "red")
+GEM_COLOURS = {
+    "violet": (128, 60, 200),
+    "white": (250, 250, 250),
+    "yellow": (245, 200, 30),
+    "blue": (30, 100, 215),
+    "red": (215, 40, 40),
+}
+GEM_LETTER = {"violet": "V", "white": "W", "yellow": "Y", "blue": "B", "red": "R"}
+WATER = (150, 200, 230)
+WATER_DARK = (95, 150, 195)
+SAND = (236, 215, 160)
+ROCK = (120, 120, 125)
+PANEL = (238, 231, 216)
+
+WIDTH = 1120
+BANNER_H = 60
+INFO_Y, INFO_H = 68, 64
+DEPOSIT_Y, DEPOSIT_H = 140, 92
+RIVER_Y, RIVER_H = 240, 340
+BEACH_X, BEACH_W = 16, 118
+POS_X0, POS_W = BEACH_X + BEACH_W + 8, 84        # position 1 starts here
+RAPIDS_X = POS_X0 + 9 * POS_W + 26
+RAPIDS_W = WIDTH - RAPIDS_X - 16
+CANOE_W, CANOE_H, CANOE_GAP = 76, 28, 4
+LAST_Y = RIVER_Y + RIVER_H + 10
+PLAYERS_Y = LAST_Y + 48
+ROW_H = 84
+CARD_W, CARD_H = 30, 40
+
+
+@register("wagara")
+def render(view: dict, names: dict, viewer: str | None):
+    seats = view["seats"]
+    colour_of = {s: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, s in enumerate(seats)}
+    name_of = {s: str(names.get(s, s)) for s in seats}
+    labels = _canoe_labels(seats, name_of)
+    over = view["result"] is not None
+    private = viewer in seats
+    height = PLAYERS_Y + ROW_H * len(seats) + (60 if over else 0) + (70 if private and not over else 0) + 16
+    img, draw = canvas(WIDTH, height)
+    hl = _highlights(view)
+
+    _banner(draw, view, name_of, colour_of)
+    _info(draw, view, name_of, hl)
+    _deposits(draw, view)
+    _river(draw, view, colour_of, labels, hl)
+    _last_line(draw, view, name_of)
+    y = PLAYERS_Y
+    if over:
+        y = _result_header(draw, view, y)
+    for seat in seats:
+        _player_row(draw, view, seat, y, name_of, colour_of, labels, hl, viewer)
+        y += ROW_H
+    if private and not over:
+        _hand_strip(draw, view, viewer, y + 8, colour_of[viewer])
+    return img
+
+
+# ----- what to highlight ---------------------------------------------------------------------------------
+
+def _highlights(view: dict) -> dict:
+    """From the last action's events: the canoe moved (owner, number, from, to), the canoes that fell, a
+    delivered gem, a weather change, a recovery."""
+    hl = {"moved": None, "fell": set(), "delivered": None, "weather": None, "recovered": set(), "flowed": False,
+          "robbed": None}
+    for e in view["last"]["events"]:
+        if e["type"] == "move":
+            hl["moved"] = e
+            if e["stole"]:
+                hl["robbed"] = (e["stole"]["from"], e["stole"]["canoe"])
+            if e["delivered"]:
+                hl["delivered"] = (e["seat"], e["delivered"])
+        elif e["type"] == "weather":
+            hl["weather"] = e["to"]
+        elif e["type"] in ("recover", "free_recover"):
+            hl["recovered"].add((e["seat"], e["canoe"]))
+        elif e["type"] == "flow":
+            hl["flowed"] = True
+    if hl["flowed"] and view["last_flow"]:
+        hl["fell"] = {(f["owner"], f["canoe"]) for f in view["last_flow"]["fell"]}
+    return hl
+
+
+def _canoe_labels(seats, name_of) -> dict:
+    """A letter per player for the canoes (the name's initial, or the seat number if initials clash)."""
+    initials = [(name_of[s].strip()[:1] or "?").upper() for s in seats]
+    if len(set(initials)) == len(initials):
+        return dict(zip(seats, initials, strict=True))
+    return {s: str(i + 1) for i, s in enumerate(seats)}
+
+
+# ----- the banner and the weather --------------------------------------------------------------------------
+
+def _card_name(card) -> str:
+    return "the Cloud" if card == "cloud" else str(card)
+
+
+def _banner(draw, view, name_of, colour_of) -> None:
+    r = view["result"]
+    if r is not None:
+        winners = " & ".join(name_of[s] for s in r["winners"])
+        banner(draw, WIDTH, f"Game over · {winners} {'wins' if len(r['winners']) == 1 else 'share the win'}",
+               colour=HIGHLIGHT, height=BANNER_H)
+    elif view["phase"] == "choose":
+        done = sum(1 for s in view["seats"] if view["chosen"][s])
+        banner(draw, WIDTH, f"Round {view['round']} · choose your paddle cards ({done}/{len(view['seats'])} chosen)",
+               colour=INK, height=BANNER_H)
+    else:
+        actor = view["actor"]
+        card = view["turn"]["card"]
+        banner(draw, WIDTH, f"Round {view['round']} · {name_of[actor]} to move · played {_card_name(card)}",
+               colour=colour_of[actor], height=BANNER_H)
+
+
+def _info(draw, view, name_of, hl) -> None:
+    y = INFO_Y
+    draw.text((16, y + 20), "Weather", font=font(20, True), fill=INK, anchor="lm")
+    x0 = 124
+    for i, w in enumerate((-1, 0, 1, 2)):
+        x = x0 + i * 58
+        here = view["weather"] == w
+        fill = (lighten(HIGHLIGHT, 0.2) if hl["weather"] == w else (90, 110, 140)) if here else PANEL
+        draw.rounded_rectangle([x, y + 2, x + 52, y + 38], radius=8, fill=fill,
+                               outline=INK if here else GRID, width=3 if here else 1)
+        text_centered(draw, (x + 26, y + 20), f"{w:+d}" if w else "0", font(20, True),
+                      fill=contrast(fill) if here else MUTED)
+    flow = view["last_flow"]
+    if flow:
+        text = (f"Last flow: {flow['k']} (lowest card {flow['lowest']}, weather "
+                f"{flow['weather']:+d})" if flow["weather"] else
+                f"Last flow: {flow['k']} (lowest card {flow['lowest']}, weather 0)")
+    else:
+        text = "Each round the river flows: lowest card + weather."
+    t, f = fit_text(draw, text, 440, 20, min_size=18)
+    draw.text((x0 + 4 * 58 + 14, y + 20), t, font=f, fill=INK if hl["flowed"] else MUTED, anchor="lm")
+    buoy = f"Buoy: {name_of[view['buoy']]}"
+    t, f = fit_text(draw, buoy, 236, 20, bold=True, min_size=18)
+    _buoy_icon(draw, (WIDTH - 268, y + 20), 14)
+    draw.text((WIDTH - 248, y + 20), t, font=f, fill=INK, anchor="lm")
+    draw.text((16, y + 52), "upstream ←", font=font(18), fill=MUTED, anchor="lm")
+    draw.text((WIDTH - 16, y + 52), "→ downstream", font=font(18), fill=MUTED, anchor="rm")
+
+
+def _buoy_icon(draw, centre, r) -> None:
+    cx, cy = centre
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(230, 60, 50), outline=INK, width=2)
+    draw.ellipse([cx - r * 0.5, cy - r * 0.5, cx + r * 0.5, cy + r * 0.5], fill=BACKGROUND, outline=INK, width=2)
+    for dx, dy in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+        draw.line([cx + dx * r * 0.5, cy + dy * r * 0.5, cx + dx * r, cy + dy * r], fill=(255, 255, 255), width=3)
+
+
+# ----- gems and canoes -------------------------------------------------------------------------------------
+
+def gem(draw, centre, size: float, colour: str) -> None:
+    """A cut gem: a diamond in the gem's colour with its initial, so colours never need telling apart."""
+    cx, cy = centre
+    h = size / 2
+    fill = GEM_COLOURS[colour]
+    draw.polygon([(cx, cy - h), (cx + h * 0.85, cy), (cx, cy + h), (cx - h * 0.85, cy)], fill=fill,
+                 outline=darken(fill, 0.45) if colour != "white" else (120, 120, 120), width=2)
+    if size >= 20:
+        text_centered(draw, (cx, cy + 1), GEM_LETTER[colour], font(max(12, int(size * 0.42)), True),
+                      fill=contrast(fill))
+
+
+def canoe_shape(draw, x, y, colour, label: str, gem_colour, highlight=False) -> None:
+    w, h = CANOE_W, CANOE_H
+    if highlight:
+        draw.rounded_rectangle([x - 4, y - 4, x + w + 4, y + h + 4], radius=8, outline=HIGHLIGHT, width=4)
+    hull = [(x, y), (x + w, y), (x + w - 12, y + h), (x + 12, y + h)]
+    draw.polygon(hull, fill=colour, outline=darken(colour, 0.4), width=2)
+    text_centered(draw, (x + 24, y + h // 2), label, font(18, True), fill=contrast(colour))
+    if gem_colour:
+        gem(draw, (x + w - 22, y + h // 2), 24, gem_colour)
+    else:
+        draw.ellipse([x + w - 28, y + h // 2 - 5, x + w - 18, y + h // 2 + 5], outline=contrast(colour), width=2)
+
+
+def _pos_x(position: int) -> int:
+    return POS_X0 + (position - 1) * POS_W
+
+
+# ----- the deposits and the river ------------------------------------------------------------------------
+
+def _deposits(draw, view) -> None:
+    for site in COLOURS:
+        pos = view["deposit_positions"][site]
+        x = _pos_x(pos) + 2
+        w = POS_W - 4
+        col = GEM_COLOURS[site]
+        draw.rounded_rectangle([x, DEPOSIT_Y, x + w, DEPOSIT_Y + DEPOSIT_H], radius=8, fill=lighten(col, 0.75),
+                               outline=darken(col, 0.3), width=2)
+        gems = [(c, n) for c, n in view["deposit_gems"][site].items() if n]
+        own = view["deposit_gems"][site][site]
+        gem(draw, (x + 22, DEPOSIT_Y + 26), 30, site)
+        draw.text((x + 42, DEPOSIT_Y + 26), f"×{own}", font=font(20, True), fill=INK, anchor="lm")
+        others = [(c, n) for c, n in gems if c != site]
+        for i, (c, n) in enumerate(others[:4]):              # gems unloaded here from elsewhere
+            gx = x + 12 + (i % 2) * 40
+            gy = DEPOSIT_Y + 56 + (i // 2) * 22
+            gem(draw, (gx, gy), 20, c)
+            draw.text((gx + 12, gy), str(n), font=font(18, True), fill=INK, anchor="lm")
+        # a stake from the deposit down to its position
+        draw.line([x + w // 2, DEPOSIT_Y + DEPOSIT_H, x + w // 2, RIVER_Y], fill=darken(col, 0.3), width=3)
+
+
+def _river(draw, view, colour_of, labels, hl) -> None:
+    top, bottom = RIVER_Y, RIVER_Y + RIVER_H
+    # beach, water, rope, position discs, falls, rapids
+    draw.rounded_rectangle([BEACH_X, top, BEACH_X + BEACH_W, bottom], radius=12, fill=SAND, outline=darken(SAND, 0.3))
+    text_centered(draw, (BEACH_X + BEACH_W // 2, top + 18), "BEACH", font(18, True), fill=darken(SAND, 0.6))
+    draw.rectangle([POS_X0, top, POS_X0 + 9 * POS_W, bottom], fill=WATER)
+    for p in range(1, 10):
+        x = _pos_x(p)
+        if p > 1:
+            draw.line([x, top + 40, x, bottom], fill=WATER_DARK, width=1)
+        fill = lighten(GEM_COLOURS[_site_at(view, p)], 0.5) if _site_at(view, p) else (255, 255, 255)
+        draw.ellipse([x + POS_W // 2 - 17, top + 4, x + POS_W // 2 + 17, top + 38], fill=fill, outline=WATER_DARK,
+                     width=2)
+        text_centered(draw, (x + POS_W // 2, top + 21), str(p), font(20, True))
+    draw.line([POS_X0 - 4, top, POS_X0 - 4, bottom], fill=(120, 80, 40), width=5)          # the rope
+    fx = POS_X0 + 9 * POS_W
+    for i in range(0, RIVER_H, 20):                                                          # the falls
+        draw.polygon([(fx, top + i), (fx + 20, top + i + 10), (fx, top + i + 20)], fill=WATER_DARK)
+    draw.rounded_rectangle([RAPIDS_X, top, RAPIDS_X + RAPIDS_W, bottom], radius=12, fill=(200, 205, 210),
+                           outline=ROCK)
+    text_centered(draw, (RAPIDS_X + RAPIDS_W // 2, top + 18), "RAPIDS", font(18, True), fill=darken(ROCK, 0.3))
+
+    spots: dict = {}
+    for c in view["canoes"]:
+        key = c["position"] if c["where"] == "river" else c["where"]
+        spots.setdefault(key, []).append(c)
+    moved = hl["moved"]
+    if moved and moved["kind"] != "stay" and not hl["flowed"]:       # after a flow the canoe has drifted on
+        _arrow(draw, moved)
+    for key, canoes in spots.items():
+        if key == "beach":
+            x0, cols = BEACH_X + (BEACH_W - CANOE_W) // 2, 1
+        elif key == "rapids":
+            x0, cols = RAPIDS_X + 8, 2 if len(canoes) > 8 else 1
+        else:
+            x0, cols = _pos_x(key) + (POS_W - CANOE_W) // 2, 1
+        rows = -(-len(canoes) // cols)
+        step = min(CANOE_H + CANOE_GAP, (RIVER_H - 50 - CANOE_H) // max(1, rows - 1))   # crowded: overlap a little
+        for i, c in enumerate(canoes):
+            x = x0 + (i // rows) * (CANOE_W + 8) if cols > 1 else x0
+            y = top + 44 + (i % rows) * step
+            who = (c["owner"], c["number"])
+            lit = (moved is not None and (moved["seat"], moved["canoe"]) == who) or who in hl["fell"] \
+                or who in hl["recovered"] or who == hl["robbed"]
+            canoe_shape(draw, x, y, colour_of[c["owner"]], f"{labels[c['owner']]}{c['number']}", c["gem"], lit)
+
+
+def _site_at(view, position):
+    return next((s for s, p in view["deposit_positions"].items() if p == position), None)
+
+
+def _spot_x(position: int) -> int:
+    """The centre x of a position (0: the beach)."""
+    if position == 0:
+        return BEACH_X + BEACH_W // 2
+    return _pos_x(position) + POS_W // 2
+
+
+def _arrow(draw, e) -> None:
+    """An arrow over the river from where the last canoe started to where it stopped."""
+    y = RIVER_Y + RIVER_H - 16
+    a, b = _spot_x(e["from"]), _spot_x(e["to"])
+    if a == b:
+        return
+    draw.line([a, y, b, y], fill=HIGHLIGHT, width=6)
+    d = 1 if b > a else -1
+    draw.polygon([(b, y), (b - d * 16, y - 10), (b - d * 16, y + 10)], fill=HIGHLIGHT, outline=INK)
+    draw.ellipse([a - 6, y - 6, a + 6, y + 6], fill=HIGHLIGHT, outline=INK)
+
+
+# ----- the last action, in words ---------------------------------------------------------------------------
+
+def _last_line(draw: ImageDraw.ImageDraw, view, name_of) -> None:
+    text = _last_text(view, name_of)
+    if not text:
+        return
+    draw.rounded_rectangle([16, LAST_Y, WIDTH - 16, LAST_Y + 38], radius=8, fill=lighten(HIGHLIGHT, 0.7))
+    t, f = fit_text(draw, text, WIDTH - 48, 20, min_size=18)
+    draw.text((28, LAST_Y + 19), t, font=f, fill=INK, anchor="lm")
+
+
+def _last_text(view, name_of) -> str:
+    bits = []
+    for e in view["last"]["events"]:
+        t = e["type"]
+        who = name_of.get(e.get("seat"), e.get("seat"))
+        if t == "move":
+            bits.append(f"{who}'s canoe {e['canoe']}: {_move_words(e, name_of)}")
+        elif t == "weather":
+            bits.append(f"{who} moved the weather to {e['to']:+d}" if e["to"] else f"{who} moved the weather to 0")
+        elif t == "recover":
+            bits.append(f"{who} paid {e['paid']} for canoe {e['canoe']}")
+        elif t == "free_recover":
+            bits.append(f"{who} got canoe {e['canoe']} back free")
+        elif t == "end_turn":
+            bits.append(f"{who} ended the turn")
+        elif t == "choose" and view["phase"] == "choose":
+            bits.append(f"{who} chose a card")
+        elif t == "flow" and view["last_flow"]:
+            flow = view["last_flow"]
+            fell = ", ".join(f"{name_of.get(f['owner'], f['owner'])}'s canoe {f['canoe']}" for f in flow["fell"])
+            bits.append(f"the river flowed {flow['k']}" + (f" ({fell} over the falls)" if fell else ""))
+    return "Last: " + "; ".join(bits) if bits else ""
+
+
+def _move_words(e, name_of) -> str:
+    words = [f"{op['op']} {op['gem']}" for op in e["pre"]]
+    if e["kind"] == "launch":
+        words.append(f"launched to {e['to']}")
+    elif e["kind"] == "land":
+        words.append("landed" + (f" with {e['delivered']}" if e["delivered"] else ""))
+    elif e["kind"] in ("up", "down"):
+        words.append(f"{e['kind']} {e['steps']} to {e['to']}")
+    words += [f"{op['op']} {op['gem']}" for op in e["post"]]
+    if e["stole"]:
+        words.append(f"stole {e['stole']['gem']} from {name_of.get(e['stole']['from'], e['stole']['from'])}")
+    return ", ".join(words)
+
+
+# ----- the players -----------------------------------------------------------------------------------------
+
+def _result_header(draw, view, y) -> int:
+    draw.text((16, y + 24), "Final count: gems, then their value (violet 1 … red 5). ✓ = qualified",
+              font=font(20, True), fill=INK, anchor="lm")
+    return y + 52
+
+
+def _player_row(draw, view, seat, y, name_of, colour_of, labels, hl, viewer) -> None:
+    col = colour_of[seat]
+    acting = seat in view["to_act"]
+    r = view["result"]
+    winner = r is not None and seat in r["winners"]
+    fill = lighten(HIGHLIGHT, 0.6) if winner else (lighten(col, 0.8) if acting else PANEL)
+    draw.rounded_rectangle([16, y + 4, WIDTH - 16, y + ROW_H - 4], radius=10, fill=fill,
+                           outline=col if acting or winner else GRID, width=4 if acting or winner else 1)
+    # who: colour tile with the canoe letter, name, buoy
+    draw.rounded_rectangle([28, y + 18, 68, y + ROW_H - 18], radius=6, fill=col, outline=darken(col, 0.4), width=2)
+    text_centered(draw, (48, y + ROW_H // 2), labels[seat], font(22, True), fill=contrast(col))
+    name = name_of[seat] + (" (you)" if seat == viewer else "")
+    t, f = fit_text(draw, name, 220, 22, bold=True, min_size=18)
+    draw.text((80, y + 28), t, font=f, fill=INK, anchor="lm")
+    status = _status(view, seat)
+    draw.text((80, y + 58), status, font=font(18), fill=INK if acting else MUTED, anchor="lm")
+    if view["buoy"] == seat:
+        _buoy_icon(draw, (30, y + 18), 12)
+    # collection
+    x = 330
+    cols = view["collections"][seat]
+    delivered = hl["delivered"]
+    for c in COLOURS:
+        if delivered == (seat, c):
+            draw.rounded_rectangle([x - 4, y + 12, x + 60, y + ROW_H - 12], radius=6, outline=HIGHLIGHT, width=4)
+        gem(draw, (x + 16, y + ROW_H // 2), 30, c)
+        draw.text((x + 34, y + ROW_H // 2), str(cols[c]), font=font(22, True), fill=INK if cols[c] else MUTED,
+                  anchor="lm")
+        x += 66
+    total = sum(cols.values())
+    draw.text((x + 4, y + ROW_H // 2), f"= {total}", font=font(22, True), fill=INK, anchor="lm")
+    x += 70
+    if r is not None:
+        ok = seat in r["qualified"]
+        draw.text((x, y + 28), f"value {r['values'][seat]}", font=font(20, True), fill=INK, anchor="lm")
+        draw.text((x, y + 58), "✓ qualified" if ok else "not qualified",
+                  font=font(18, True), fill=(0, 120, 60) if ok else MUTED, anchor="lm")
+        x += 190
+    else:
+        x += 10
+    # played pile, oldest first; this round's card (revealed) is framed
+    played = view["played"][seat]
+    this = view["this_round"][seat]
+    avail = WIDTH - 28 - x
+    step = min(CARD_W + 4, max(14, (avail - CARD_W) // max(1, len(played))))
+    for i, card in enumerate(played):
+        current = this is not None and i == len(played) - 1
+        _card(draw, x + i * step, y + (ROW_H - CARD_H) // 2, card, current)
+    if not played:
+        draw.text((x, y + ROW_H // 2), "no cards played", font=font(18), fill=MUTED, anchor="lm")
+
+
+def _status(view, seat) -> str:
+    if view["result"] is not None:
+        won = "  ★ winner" if seat in view["result"]["winners"] else ""
+        return f"{sum(view['collections'][seat].values())} gems{won}"
+    if view["phase"] == "choose":
+        return "has chosen" if view["chosen"][seat] else "choosing a card…"
+    this = view["this_round"][seat]
+    if seat == view["actor"]:
+        return f"moving: {_card_name(this)}"
+    if this is not None:
+        return f"played {_card_name(this)}"
+    return "waiting (card hidden)"
+
+
+def _card(draw, x, y, card, current=False, size=1.0) -> None:
+    w, h = int(CARD_W * size), int(CARD_H * size)
+    fill = (255, 255, 255) if card != "cloud" else (205, 220, 235)
+    draw.rounded_rectangle([x, y, x + w, y + h], radius=5, fill=fill, outline=HIGHLIGHT if current else INK,
+                           width=4 if current else 2)
+    if card == "cloud":
+        _cloud(draw, (x + w / 2, y + h / 2), w * 0.8)
+    else:
+        text_centered(draw, (x + w / 2, y + h / 2), str(card), font(int(20 * size), True))
+
+
+def _cloud(draw, centre, width) -> None:
+    cx, cy = centre
+    r = width / 4
+    fill, line = (255, 255, 255), (90, 110, 140)
+    for dx, dy, rr in ((-r, r * 0.3, r), (r, r * 0.3, r), (0, -r * 0.2, r * 1.25)):
+        draw.ellipse([cx + dx - rr, cy + dy - rr, cx + dx + rr, cy + dy + rr], fill=fill, outline=line, width=2)
+    draw.rectangle([cx - r, cy + r * 0.3 - r + 3, cx + r, cy + r * 0.3 + r - 2], fill=fill)
+
+
+def _hand_strip(draw, view, viewer, y, col) -> None:
+    draw.rounded_rectangle([16, y, WIDTH - 16, y + 58], radius=10, fill=lighten(col, 0.85), outline=col, width=3)
+    draw.text((30, y + 29), "Your hand:", font=font(20, True), fill=INK, anchor="lm")
+    x = 164
+    for card in view["hand"]:
+        _card(draw, x, y + 9, card)
+        x += CARD_W + 6
+    x += 20
+    choice = view.get("my_choice")
+    if choice is not None:
+        draw.text((x, y + 29), "Your secret choice:", font=font(20, True), fill=INK, anchor="lm")
+        _card(draw, x + 222, y + 9, choice, current=True)
+    elif view["phase"] == "choose" and viewer in view["to_act"]:
+        draw.text((x, y + 29), "Choose a card (only you see this).", font=font(20), fill=INK, anchor="lm")

@@ -164,7 +164,7 @@ def _info(draw, view, name_of, hl) -> None:
                 f"{flow['weather']:+d})" if flow["weather"] else
                 f"Last flow: {flow['k']} (lowest card {flow['lowest']}, weather 0)")
     else:
-        text = "Each round the river flows: lowest card + weather."
+        text = "Flow each round = lowest card + weather"
     t, f = fit_text(draw, text, 440, 20, min_size=18)
     draw.text((x0 + 4 * 58 + 14, y + 20), t, font=f, fill=INK if hl["flowed"] else MUTED, anchor="lm")
     buoy = f"Buoy: {name_of[view['buoy']]}"
@@ -340,6 +340,8 @@ def _last_text(view, name_of) -> str:
             flow = view["last_flow"]
             fell = ", ".join(f"{name_of.get(f['owner'], f['owner'])}'s canoe {f['canoe']}" for f in flow["fell"])
             bits.append(f"the river flowed {flow['k']}" + (f" ({fell} over the falls)" if fell else ""))
+    if not bits and view["round"] == 1 and view["phase"] == "choose":
+        return "Choose a paddle card: 1–6 paddles your canoes, the Cloud moves the weather."
     return "Last: " + "; ".join(bits) if bits else ""
 
 

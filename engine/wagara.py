@@ -14,8 +14,8 @@ Actions (canonical texts; ``legal_actions`` lists them all):
     recover canoe <i>, pay <colour>     start of one's action: a canoe from the rapids to the beach
     weather <value>                     Cloud: the marker's new value, ``weather +2`` .. ``weather -1``
     canoe <i>: <part>, <part>, ...      number card: one canoe's whole move for the round
-    end turn                            number card: when every canoe on the river has moved, leave the
-                                        beach canoes ashore (launching is optional)
+    end turn                            number card: once every canoe on the river has moved, finish
+                                        without launching (optional) or recovering (optional)
 A canoe's parts, in this order: loading/unloading at the start ``unload``, ``load <colour>``; then at most
 one movement ``up <k>``, ``down <k>``, ``land`` (paddle up to the beach and deliver) or, for a canoe on the
 beach, ``launch to <position>``; then ``unload`` / ``load <colour>`` at the end, or ``steal <colour>``
@@ -769,7 +769,7 @@ def _event_text(e: dict, state: State) -> str:
     if t == "weather":
         return f"{e['seat']} moves the weather from {weather_text(e['from'])} to {weather_text(e['to'])}."
     if t == "end_turn":
-        return f"{e['seat']} keeps the rest ashore."
+        return f"{e['seat']} ends the turn."
     if t == "move":
         return _move_text(e)
     if t == "flow":

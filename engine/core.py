@@ -98,6 +98,15 @@ class Game:
         None when the rules set no limit (turn deadlines are a table setting, not a rule)."""
         return None
 
+    def undoable(self, before: State, seat: str, action: str, after: State) -> bool:
+        """May ``seat`` take back ``action`` (which led from ``before`` to ``after``)? Never across a random
+        event (the generator moved: a roll, a shuffle, a draw from a bag) nor once hidden information may
+        have been revealed: the default refuses a private or simultaneous choice, and a game whose actions
+        can reveal hidden information without a random event (a draw from a shuffled deck) says so itself."""
+        if before["rng"] != after["rng"]:
+            return False
+        return not self.private_actions(before, seat) and len(self.to_act(before)) == 1
+
     def private_actions(self, state: State, seat: str) -> bool:
         """True when this seat's legal actions show what only it may know (its hand, its secret pick):
         front ends then offer them only privately (an ephemeral picker), never as public buttons."""

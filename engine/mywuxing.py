@@ -295,6 +295,12 @@ class MyWuXing(Game):
     def _choice_verb(self, state) -> str:
         return CHOICE_VERBS.get(state["u"], "play")
 
+    def undoable(self, before, seat, action, after):
+        """Only the lead's choice of target can be taken back: every other step reveals or draws cards
+        from a hidden deck (no random event is needed for that, so the default check would not see it)."""
+        return (before["phase"] == "target" and before["rng"] == after["rng"]
+                and before["hands"] == after["hands"] and before["decks"] == after["decks"])
+
     def time_limit(self, state):
         """X8: a reaction window closes when its reaction time runs out; whoever has not answered passes."""
         if state["phase"] in ("react", "counter"):

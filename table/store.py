@@ -69,6 +69,33 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN message_ref TEXT;
     """,
+    # 3: play across a day — server settings, notification preferences, timers, results, game threads
+    """
+    CREATE TABLE settings (
+        guild            TEXT PRIMARY KEY,
+        reminder_hours   REAL NOT NULL DEFAULT 4,
+        deadline_hours   REAL NOT NULL DEFAULT 24,
+        deadline_action  TEXT NOT NULL DEFAULT 'vote' CHECK (deadline_action IN ('vote', 'skip', 'remove')),
+        threads          INTEGER NOT NULL DEFAULT 0,
+        mention          INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE TABLE notify (
+        user_id  TEXT PRIMARY KEY,
+        dm       INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE timers (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind     TEXT NOT NULL CHECK (kind IN ('reminder', 'deadline', 'limit')),
+        version  INTEGER NOT NULL,
+        due      REAL NOT NULL,
+        fired    REAL
+    );
+    CREATE INDEX timers_pending ON timers (due) WHERE fired IS NULL;
+    ALTER TABLE games ADD COLUMN parent_channel TEXT;
+    ALTER TABLE games ADD COLUMN result TEXT;
+    CREATE INDEX seats_by_user ON seats (user_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -103,6 +130,8 @@ class GameRow:
     created_at: float
     updated_at: float
     message_ref: str | None = None
+    parent_channel: str | None = None
+    result: dict | None = None
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -111,6 +140,25 @@ class GameRow:
 
     def seat_of(self, user_id: str) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass
+class Settings:
+    """A server's choices for play across a day (``/settings``)."""
+    reminder_hours: float = 4.0
+    deadline_hours: float = 24.0
+    deadline_action: str = "vote"     # vote: opponents choose with buttons; skip or remove: done for them
+    threads: bool = False
+    mention: bool = True
+
+
+@dataclass
+class Timer:
+    id: int
+    game_id: int
+    kind: str       # reminder, deadline, limit
+    version: int    # the game version it was set for
+    due: float
 
 
 @dataclass
@@ -186,6 +234,7 @@ class Store:
             options=json.loads(row["options"]), status=row["status"], host=row["host"], seed=row["seed"],
             state=row["state"], version=row["version"], created_at=row["created_at"],
             updated_at=row["updated_at"], message_ref=row["message_ref"],
+            parent_channel=row["parent_channel"], result=json.loads(row["result"]) if row["result"] else None,
         )
         async with self.db.execute(
             "SELECT user_id, name, is_bot FROM seats WHERE game_id = ? ORDER BY position", (game.id,)
@@ -244,13 +293,13 @@ class Store:
                 raise
 
     async def create_game(self, *, guild: str | None, channel: str, game: str, options: dict, host: Seat,
-                          now: float) -> GameRow:
+                          now: float, parent_channel: str | None = None) -> GameRow:
         async def work():
             try:
                 cur = await self.db.execute(
-                    "INSERT INTO games (guild, channel, game, options, status, host, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (guild, channel, game, json.dumps(options), host.user_id, now, now),
+                    "INSERT INTO games (guild, channel, game, options, status, host, created_at, updated_at, "
+                    "parent_channel) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (guild, channel, game, json.dumps(options), host.user_id, now, now, parent_channel),
                 )
             except aiosqlite.IntegrityError as e:
                 raise ChannelBusy(channel) from e
@@ -268,34 +317,35 @@ class Store:
         """Replace a lobby's seats, options and host (version-checked)."""
         async def work():
             await self._bump(game, now, status=status, options=json.dumps(options), host=host)
-            await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game.id,))
-            for i, s in enumerate(seats):
-                await self.db.execute(
-                    "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
-                    (game.id, i, s.user_id, s.name, int(s.is_bot)),
-                )
+            await self._replace_seats(game.id, seats)
 
         await self._transaction(work)
         return await self.game(game.id)
 
-    async def start_game(self, game: GameRow, *, seats: list[Seat], seed: int, state: str, now: float) -> GameRow:
+    async def start_game(self, game: GameRow, *, seats: list[Seat], seed: int, state: str, now: float,
+                         timers: list[tuple[str, float]] = ()) -> GameRow:
         async def work():
             await self._bump(game, now, status="running", seed=seed, state=state)
-            await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game.id,))
-            for i, s in enumerate(seats):
-                await self.db.execute(
-                    "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
-                    (game.id, i, s.user_id, s.name, int(s.is_bot)),
-                )
+            await self._set_timers(game.id, game.version + 1, timers)
+            await self._replace_seats(game.id, seats)
 
         await self._transaction(work)
         return await self.game(game.id)
 
     async def record_moves(self, game: GameRow, moves: list[tuple[str, str, str]], state: str, *, now: float,
-                           status: str = "running") -> GameRow:
-        """Append ``moves`` (seat, action, log line) and store the state they lead to, all or nothing."""
+                           status: str = "running", timers: list[tuple[str, float]] = (),
+                           keep: tuple[str, ...] = (), result: dict | None = None,
+                           seats: list[Seat] | None = None) -> GameRow:
+        """Append ``moves`` (seat, action, log line) and store the state they lead to, all or nothing.
+
+        The game's pending timers are replaced by ``timers`` (kind, due), except those of a kind in ``keep``
+        (a rules time limit that runs on across answers); ``seats`` replaces the seats (a player handed
+        to a computer)."""
         async def work():
-            await self._bump(game, now, status=status, state=state)
+            columns = {"status": status, "state": state}
+            if result is not None:
+                columns["result"] = json.dumps(result, sort_keys=True)
+            await self._bump(game, now, **columns)
             async with self.db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game.id,)
             ) as cur:
@@ -306,13 +356,119 @@ class Store:
                     "INSERT INTO actions (game_id, seq, seat, action, line, at) VALUES (?, ?, ?, ?, ?, ?)",
                     (game.id, seq, seat, action, line, now),
                 )
+            if seats is not None:
+                await self._replace_seats(game.id, seats)
+            await self._set_timers(game.id, game.version + 1, timers, keep)
 
         await self._transaction(work)
         return await self.game(game.id)
 
+    async def _replace_seats(self, game_id: int, seats: list[Seat]) -> None:
+        await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        for i, s in enumerate(seats):
+            await self.db.execute(
+                "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
+                (game_id, i, s.user_id, s.name, int(s.is_bot)),
+            )
+
+    async def _set_timers(self, game_id: int, version: int, timers, keep: tuple[str, ...] = ()) -> None:
+        marks = ",".join("?" * len(keep))
+        extra = f" AND kind NOT IN ({marks})" if keep else ""
+        await self.db.execute(f"DELETE FROM timers WHERE game_id = ? AND fired IS NULL{extra}", (game_id, *keep))
+        for kind, due in timers:
+            await self.db.execute("INSERT INTO timers (game_id, kind, version, due) VALUES (?, ?, ?, ?)",
+                                  (game_id, kind, version, due))
+
     async def set_status(self, game: GameRow, status: str, *, now: float) -> GameRow:
-        await self._transaction(lambda: self._bump(game, now, status=status))
+        async def work():
+            await self._bump(game, now, status=status)
+            if status not in OPEN_STATUSES:
+                await self._set_timers(game.id, game.version + 1, ())
+        await self._transaction(work)
         return await self.game(game.id)
+
+    # ----- timers ----------------------------------------------------------------------------------------
+    async def pending_timers(self, game_id: int | None = None) -> list[Timer]:
+        sql, args = "SELECT * FROM timers WHERE fired IS NULL", ()
+        if game_id is not None:
+            sql, args = sql + " AND game_id = ?", (game_id,)
+        async with self.db.execute(sql + " ORDER BY due, id", args) as cur:
+            return [Timer(r["id"], r["game_id"], r["kind"], r["version"], r["due"]) for r in await cur.fetchall()]
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        async with self.db.execute(
+            "SELECT * FROM timers WHERE fired IS NULL AND due <= ? ORDER BY due, id", (now,)
+        ) as cur:
+            return [Timer(r["id"], r["game_id"], r["kind"], r["version"], r["due"]) for r in await cur.fetchall()]
+
+    async def next_due(self) -> float | None:
+        async with self.db.execute("SELECT MIN(due) FROM timers WHERE fired IS NULL") as cur:
+            return (await cur.fetchone())[0]
+
+    async def claim_timer(self, timer: Timer, now: float) -> bool:
+        """Mark a timer fired; False if it was already fired or replaced (so nothing is sent twice)."""
+        async def work():
+            cur = await self.db.execute("UPDATE timers SET fired = ? WHERE id = ? AND fired IS NULL",
+                                        (now, timer.id))
+            return cur.rowcount == 1
+        return await self._transaction(work)
+
+    async def add_timer(self, game_id: int, kind: str, version: int, due: float) -> None:
+        async def work():
+            await self.db.execute("INSERT INTO timers (game_id, kind, version, due) VALUES (?, ?, ?, ?)",
+                                  (game_id, kind, version, due))
+        await self._transaction(work)
+
+    # ----- server settings and notification preferences ---------------------------------------------------
+    async def settings(self, guild: str | None) -> Settings:
+        async with self.db.execute("SELECT * FROM settings WHERE guild = ?", (guild or "",)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return Settings()
+        return Settings(r["reminder_hours"], r["deadline_hours"], r["deadline_action"], bool(r["threads"]),
+                        bool(r["mention"]))
+
+    async def save_settings(self, guild: str | None, settings: Settings) -> None:
+        async def work():
+            await self.db.execute(
+                "INSERT INTO settings (guild, reminder_hours, deadline_hours, deadline_action, threads, mention) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild) DO UPDATE SET reminder_hours = excluded.reminder_hours, "
+                "deadline_hours = excluded.deadline_hours, deadline_action = excluded.deadline_action, "
+                "threads = excluded.threads, mention = excluded.mention",
+                (guild or "", settings.reminder_hours, settings.deadline_hours, settings.deadline_action,
+                 int(settings.threads), int(settings.mention)))
+        await self._transaction(work)
+
+    async def wants_dm(self, user_id: str) -> bool:
+        async with self.db.execute("SELECT dm FROM notify WHERE user_id = ?", (user_id,)) as cur:
+            r = await cur.fetchone()
+        return bool(r and r["dm"])
+
+    async def set_dm(self, user_id: str, on: bool) -> None:
+        async def work():
+            await self.db.execute("INSERT INTO notify (user_id, dm) VALUES (?, ?) "
+                                  "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm", (user_id, int(on)))
+        await self._transaction(work)
+
+    async def games_of_user(self, user_id: str, status: tuple[str, ...] = OPEN_STATUSES) -> list[GameRow]:
+        marks = ",".join("?" * len(status))
+        async with self.db.execute(
+            f"SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({marks}) "
+            "ORDER BY g.updated_at", (user_id, *status)) as cur:
+            ids = [r[0] for r in await cur.fetchall()]
+        return [await self.game(i) for i in ids]
+
+    async def finished_games(self, guild: str | None = None, game: str | None = None) -> list[GameRow]:
+        """Ended games (finished or abandoned after starting), for stats."""
+        sql = "SELECT id FROM games WHERE status IN ('finished', 'abandoned') AND state IS NOT NULL"
+        args: tuple = ()
+        if guild is not None:
+            sql, args = sql + " AND guild = ?", args + (guild,)
+        if game is not None:
+            sql, args = sql + " AND game = ?", args + (game,)
+        async with self.db.execute(sql + " ORDER BY id", args) as cur:
+            ids = [r[0] for r in await cur.fetchall()]
+        return [await self.game(i) for i in ids]
 
     async def set_message_ref(self, game_id: int, ref: str | None) -> None:
         """Where the latest prompt was posted. Not part of the game: no version bump."""

@@ -659,3 +659,31 @@ def test_X8_reaction_window_has_a_time_limit_and_pass_closes_it():
             seat = rnd.choice(g.to_act(s))
             s = g.apply(s, seat, rnd.choice(g.legal_actions(s, seat)))
     raise AssertionError("no reaction window in 200 games")
+
+
+def test_undo_policy_only_the_target_choice_can_be_taken_back():
+    """Undo (issue 9) never crosses revealed hidden information: in MyWuXing only the lead's target step."""
+    import random
+
+    g = GAMES["mywuxing"]
+    seen = {"target": 0, "other": 0}
+    for seed in range(40):
+        s = g.new(["a", "b", "c"], seed, {"version": "think", "think_option": 2, "power_cards": "on"})
+        rnd = random.Random(seed)
+        for _ in range(60):
+            if g.result(s) is not None:
+                break
+            seat = rnd.choice(g.to_act(s))
+            action = rnd.choice(g.legal_actions(s, seat))
+            after = g.apply(s, seat, action)
+            if s["phase"] == "target":
+                assert g.undoable(s, seat, action, after)
+                seen["target"] += 1
+            else:
+                assert not g.undoable(s, seat, action, after), (s["phase"], action)
+                seen["other"] += 1
+            s = after
+    assert seen["target"] and seen["other"]
+    learn = g.new(["a", "b"], 1, {"version": "learn"})
+    after = g.apply(learn, "a", "reveal")
+    assert not g.undoable(learn, "a", "reveal", after)

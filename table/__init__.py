@@ -1,7 +1,7 @@
 """The platform-neutral table service, its storage and the console front end."""
 
-from .replies import Picture, Private, Reply, Turn, User, Where
+from .replies import Notice, Offer, Picture, Private, Reply, Turn, User, Where
 from .service import TableService
 from .store import Store
 
-__all__ = ["Picture", "Private", "Reply", "Store", "TableService", "Turn", "User", "Where"]
+__all__ = ["Notice", "Offer", "Picture", "Private", "Reply", "Store", "TableService", "Turn", "User", "Where"]

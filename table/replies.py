@@ -31,7 +31,8 @@ class Picture:
 
 @dataclass
 class Private:
-    """Seen only by ``user`` (an ephemeral reply in Discord)."""
+    """Seen only by ``user`` (an ephemeral reply in Discord). ``image`` is its attachment: a picture, or a
+    file such as an exported log."""
     user: str
     text: str
     image: Picture | None = None
@@ -68,6 +69,15 @@ class Turn:
 
 
 @dataclass
+class Offer:
+    """Past a turn deadline: the other players may skip the absent players' turn or remove them."""
+    game_id: int
+    version: int
+    absent: list[str]
+    names: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
 class Reply:
     ok: bool = True
     text: str | None = None                    # for the channel
@@ -80,6 +90,8 @@ class Reply:
     turn: Turn | None = None
     stale: bool = False                        # the click named an old version of the game
     log: list[str] = field(default_factory=list)   # the public lines this reply added to the log
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (channel, text): e.g. a game thread's parent
+    offer: Offer | None = None                 # skip/remove choices after a missed deadline
 
     @classmethod
     def fail(cls, user: str, text: str, **kw) -> Reply:
@@ -107,3 +119,12 @@ class Reply:
             if q.image is not None and q.image.data is None:
                 q.image = None
         return self
+
+
+@dataclass
+class Notice:
+    """Something the scheduler says on its own: a reminder, a deadline, a closed reaction window.
+    ``reply`` goes to ``channel``; ``dm`` holds direct messages for users who asked for them."""
+    channel: str
+    reply: Reply
+    dm: list[Private] = field(default_factory=list)

@@ -21,15 +21,27 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine import GAMES, Game, IllegalAction
-from render import render_png
+from render import RENDERERS, render_png
 
-from .replies import Picture, Private, Reply, Turn, User, Where, name_seats
-from .store import ChannelBusy, GameRow, Seat, Store, VersionConflict
+from .records import (
+    REMOVED,
+    UNDO,
+    Stats,
+    effective_actions,
+    export,
+    export_bytes,
+    gif,
+    leaderboard,
+    rebuild,
+    sample,
+    tally,
+)
+from .replies import Notice, Offer, Picture, Private, Reply, Turn, User, Where, name_seats
+from .store import BOT_PREFIX, ChannelBusy, GameRow, Seat, Settings, Store, VersionConflict
 
 log = logging.getLogger("teahouse.table")
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
-BOT_PREFIX = "cpu-"
 MAX_BOT_STEPS = 2000
 HISTORY_PAGE = 15
 
@@ -121,7 +133,9 @@ class TableService:
         return Reply(text=body, game_id=row.id, version=row.version, status=row.status)
 
     # ----- the lobby -------------------------------------------------------------------------------------
-    async def open_table(self, where: Where, user: User, game_key: str, options: dict | None = None) -> Reply:
+    async def open_table(self, where: Where, user: User, game_key: str, options: dict | None = None,
+                         parent_channel: str | None = None) -> Reply:
+        """Open a lobby in ``where``; ``parent_channel`` when ``where`` is a game thread opened for it."""
         game = self.game_of(game_key)
         if game is None:
             known = ", ".join(sorted(k for k in GAMES))
@@ -136,7 +150,8 @@ class TableService:
                 return self._busy(user, existing)
             try:
                 row = await self.store.create_game(guild=where.guild, channel=where.channel, game=game.key,
-                                                   options=opts, host=Seat(user.id, user.name), now=self.clock())
+                                                   options=opts, host=Seat(user.id, user.name), now=self.clock(),
+                                                   parent_channel=parent_channel)
             except ChannelBusy:
                 return self._busy(user, await self.store.open_game(where.channel))
         log.info("game %s: %s opened a %s table", row.id, user.id, game.key)
@@ -259,16 +274,20 @@ class TableService:
                 state = game.new([s.user_id for s in seats], seed, row.options)
             except IllegalAction as e:
                 return Reply.fail(user.id, str(e), game_id=row.id)
+            timers, _ = await self._timers(row, game, None, state, seats)
             try:
                 row = await self.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
-                                                  now=self.clock())
+                                                  now=self.clock(), timers=timers)
             except VersionConflict:
                 return Reply.fail(user.id, "The table changed as you started; try again.", game_id=row.id)
             order = ", ".join(s.name for s in seats)
             lines = [f"{game.title} begins! Seat order: {order}."]
             row, state, bot_lines = await self._run_bots(row, game, state)
         log.info("game %s: started with %d seats", row.id, len(seats))
-        return await self._after_change(row, game, state, lines + bot_lines)
+        reply = await self._after_change(row, game, state, lines + bot_lines)
+        if row.parent_channel:
+            reply.notes.append((row.parent_channel, f"A game of {game.title} started: {order}."))
+        return reply
 
     # ----- playing ---------------------------------------------------------------------------------------
     def _stale(self, row: GameRow, game: Game, state, user: User) -> Reply:
@@ -300,7 +319,7 @@ class TableService:
                 if not 0 <= index < len(actions):
                     return Reply.fail(user.id, "That choice is no longer offered.", game_id=row.id)
                 action = actions[index]
-            moves = []
+            moves, prev = [], state
             for step in steps if steps is not None else [action]:
                 text = " ".join(str(step or "").split())
                 try:
@@ -310,7 +329,7 @@ class TableService:
                     return Reply.fail(user.id, f"{e}{where_}", game_id=row.id, version=row.version)
                 moves.append((user.id, text, game.describe(state, user.id, text, new)))
                 state = new
-            row, state, _ = await self._record(row, game, state, moves)
+            row, state, _ = await self._record(row, game, prev, state, moves)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "Someone else moved at the same moment, so your move was not "
                                            "applied. Look at the game again and retry.")
@@ -335,13 +354,42 @@ class TableService:
             return []
         return game.legal_actions(state, user.id)
 
-    async def _record(self, row: GameRow, game: Game, state, moves):
-        status = "finished" if game.result(state) is not None else "running"
+    async def _record(self, row: GameRow, game: Game, prev, state, moves, seats: list[Seat] | None = None):
+        """Store moves and the state they lead to, with the game's result and its next timers."""
+        res = game.result(state)
+        timers, keep = await self._timers(row, game, prev, state, seats or row.seats)
         try:
-            row = await self.store.record_moves(row, moves, game.dump(state), now=self.clock(), status=status)
+            row = await self.store.record_moves(row, moves, game.dump(state), now=self.clock(),
+                                                status="finished" if res is not None else "running",
+                                                timers=timers, keep=keep, result=res, seats=seats)
         except VersionConflict:
             return Reply(ok=False), state, []
         return row, state, []
+
+    async def _timers(self, row: GameRow, game: Game, prev, state, seats: list[Seat]):
+        """The timers a game needs now: a reminder and a deadline while a person must act (server
+        settings), and a rules time limit (a reaction window), which runs on while it stays open."""
+        if game.result(state) is not None:
+            return [], ()
+        now = self.clock()
+        settings = await self.store.settings(row.guild)
+        humans = {s.user_id for s in seats if not s.is_bot}
+        timers = []
+        if any(s in humans for s in game.to_act(state)):
+            if settings.reminder_hours > 0:
+                timers.append(("reminder", now + settings.reminder_hours * 3600))
+            if settings.deadline_hours > 0:
+                timers.append(("deadline", now + settings.deadline_hours * 3600))
+        limit, keep = game.time_limit(state), ()
+        if limit:
+            same_window = (prev is not None and game.time_limit(prev)
+                           and set(game.to_act(state)) <= set(game.to_act(prev))
+                           and any(t.kind == "limit" for t in await self.store.pending_timers(row.id)))
+            if same_window:
+                keep = ("limit",)
+            else:
+                timers.append(("limit", now + limit["seconds"]))
+        return timers, keep
 
     async def _run_bots(self, row: GameRow, game: Game, state):
         """Let computer seats take their decisions until a human must act or the game ends."""
@@ -349,7 +397,7 @@ class TableService:
         lines: list[str] = []
         if not bots:
             return row, state, lines
-        moves = []
+        moves, prev = [], state
         for step in range(MAX_BOT_STEPS):
             if game.result(state) is not None:
                 break
@@ -363,7 +411,7 @@ class TableService:
             moves.append((seat, action, game.describe(state, seat, action, new)))
             state = new
         if moves:
-            recorded, state, _ = await self._record(row, game, state, moves)
+            recorded, state, _ = await self._record(row, game, prev, state, moves)
             if isinstance(recorded, Reply):  # another process moved: keep what is stored
                 fresh = await self.store.game(row.id)
                 return fresh, GAMES[fresh.game].load(fresh.state), []
@@ -371,15 +419,21 @@ class TableService:
             lines = [self.names_in(line, row.names) for _, _, line in moves]
         return row, state, lines
 
-    async def _after_change(self, row: GameRow, game: Game, state, lines: list[str]) -> Reply:
+    async def _after_change(self, row: GameRow, game: Game, state, lines: list[str], *,
+                            mention: bool | None = None) -> Reply:
         """The public message after a change: what happened, the image, and who acts next."""
         reply = Reply(game_id=row.id, version=row.version, status=row.status, log=lines)
         humans = {s.user_id for s in row.seats if not s.is_bot}
         if row.status == "finished":
             tail = self._result_text(row, game, state)
+            if row.parent_channel:
+                reply.notes.append((row.parent_channel, f"{game.title}: {tail}"))
         else:
             reply.turn = self.turn(row, game, state)
-            reply.mention = [s for s in reply.turn.to_act if s in humans]
+            if mention is None:
+                mention = (await self.store.settings(row.guild)).mention
+            if mention:
+                reply.mention = [s for s in reply.turn.to_act if s in humans]
             tail = self._waiting_text(row, reply.turn.to_act)
         shown = lines[-8:]
         if len(lines) > 8:
@@ -514,6 +568,326 @@ class TableService:
                      game_id=row.id, version=row.version, status=row.status)
 
 
+    # ===== play across a day: timers, skip/remove past a deadline, undo, replays, stats, settings =====
+
+    # ----- the scheduler ---------------------------------------------------------------------------------
+    async def due(self) -> list[Notice]:
+        """Fire every timer that is due, once each; what to send comes back as Notices. A timer whose game
+        moved on was replaced when it moved, so a restart neither loses a timer nor fires one twice."""
+        now = self.clock()
+        notices: list[Notice] = []
+        for timer in await self.store.due_timers(now):
+            row = await self.store.game(timer.game_id)
+            if row is None:
+                continue
+            async with self.lock(row.channel):
+                if not await self.store.claim_timer(timer, now):
+                    continue
+                row = await self.store.game(timer.game_id)
+                if row.status != "running":
+                    continue
+                try:
+                    notice = await getattr(self, f"_fire_{timer.kind}")(row, timer)
+                except Exception:
+                    log.exception("game %s: %s timer failed", row.id, timer.kind)
+                    continue
+            if notice is not None:
+                notices.append(notice)
+        return notices
+
+    async def _acting_humans(self, row: GameRow, game: Game, state) -> list[str]:
+        humans = {s.user_id for s in row.seats if not s.is_bot}
+        return [s for s in game.to_act(state) if s in humans]
+
+    async def _fire_reminder(self, row: GameRow, timer) -> Notice | None:
+        if row.version != timer.version:
+            return None
+        game, state = self._state(row)
+        acting = await self._acting_humans(row, game, state)
+        if not acting:
+            return None
+        settings = await self.store.settings(row.guild)
+        waited = _duration(self.clock() - row.updated_at)
+        who = ", ".join(row.names[s] for s in acting)
+        reply = Reply(text=f"⏰ Reminder: {who} — {game.title} is waiting for you ({waited} so far).",
+                      mention=acting, game_id=row.id, version=row.version, status=row.status)
+        reply.turn = self.turn(row, game, state)
+        dms = [Private(s, f"⏰ It is your move in {game.title} (waiting {waited}).") for s in acting
+               if await self.store.wants_dm(s)]
+        # remind again until the deadline (or, without one, a few more times)
+        interval = settings.reminder_hours * 3600
+        deadline = next((t.due for t in await self.store.pending_timers(row.id) if t.kind == "deadline"), None)
+        nxt = self.clock() + interval
+        if interval > 0 and ((deadline is not None and nxt < deadline)
+                             or (deadline is None and self.clock() - row.updated_at < 6 * interval)):
+            await self.store.add_timer(row.id, "reminder", row.version, nxt)
+        return Notice(row.channel, reply, dms)
+
+    async def _fire_deadline(self, row: GameRow, timer) -> Notice | None:
+        if row.version != timer.version:
+            return None
+        game, state = self._state(row)
+        absent = await self._acting_humans(row, game, state)
+        if not absent:
+            return None
+        settings = await self.store.settings(row.guild)
+        hours = _duration(self.clock() - row.updated_at)
+        names = ", ".join(row.names[s] for s in absent)
+        if settings.deadline_action == "skip":
+            return Notice(row.channel, await self._skip(row, game, state, absent, f"missed the deadline ({hours})"))
+        if settings.deadline_action == "remove":
+            return Notice(row.channel, await self._remove(row, game, state, absent))
+        reply = Reply(text=f"⌛ {names} has not played for {hours}. The other players may skip this turn (a "
+                           "computer plays it for them) or remove them from the game (a computer takes the "
+                           "seat). Nothing happens unless someone chooses.",
+                      game_id=row.id, version=row.version, status=row.status)
+        reply.offer = Offer(row.id, row.version, absent, dict(row.names))
+        dms = [Private(s, f"⌛ Your turn in {game.title} is past its deadline; the others may now skip you.")
+               for s in absent if await self.store.wants_dm(s)]
+        return Notice(row.channel, reply, dms)
+
+    async def _fire_limit(self, row: GameRow, timer) -> Notice | None:
+        game, state = self._state(row)
+        limit = game.time_limit(state)
+        if not limit:
+            return None
+        moves, prev = [], state
+        for seat in list(game.to_act(state)):
+            if game.time_limit(state) is None or seat not in game.to_act(state):
+                continue
+            new = game.apply(state, seat, limit["action"])
+            moves.append((seat, limit["action"], game.describe(state, seat, limit["action"], new)))
+            state = new
+        if not moves:
+            return None
+        recorded, state, _ = await self._record(row, game, prev, state, moves)
+        if isinstance(recorded, Reply):
+            return None
+        lines = ["⏱ Time is up."] + [self.names_in(line, recorded.names) for _, _, line in moves]
+        recorded, state, bot_lines = await self._run_bots(recorded, game, state)
+        return Notice(row.channel, await self._after_change(recorded, game, state, lines + bot_lines))
+
+    async def next_due(self) -> float | None:
+        return await self.store.next_due()
+
+    # ----- past a deadline: skip or remove ---------------------------------------------------------------
+    async def _skip(self, row: GameRow, game: Game, state, seats: list[str], why: str) -> Reply:
+        """A computer plays the current decision of each absent seat (a random legal action)."""
+        moves, prev = [], state
+        for seat in seats:
+            if seat not in game.to_act(state) or game.result(state) is not None:
+                continue
+            rnd = random.Random(f"{row.id}:{row.version}:skip:{seat}")
+            action = rnd.choice(game.legal_actions(state, seat))
+            new = game.apply(state, seat, action)
+            moves.append((seat, action, game.describe(state, seat, action, new)))
+            state = new
+        recorded, state, _ = await self._record(row, game, prev, state, moves)
+        if isinstance(recorded, Reply):
+            return Reply(ok=False)
+        names = ", ".join(recorded.names[s] for s in seats)
+        lines = [f"{names} {why}: a computer played for them."]
+        lines += [self.names_in(line, recorded.names) for _, _, line in moves]
+        recorded, state, bot_lines = await self._run_bots(recorded, game, state)
+        return await self._after_change(recorded, game, state, lines + bot_lines)
+
+    async def _remove(self, row: GameRow, game: Game, state, seats: list[str]) -> Reply:
+        """Hand the absent seats to computer players for the rest of the game."""
+        new_seats = [Seat(s.user_id, s.name, s.is_bot or s.user_id in seats) for s in row.seats]
+        names = ", ".join(row.names[s] for s in seats)
+        moves = [(s, REMOVED, f"{s} was removed from the game; a computer plays the seat.") for s in seats]
+        recorded, state, _ = await self._record(row, game, state, state, moves, seats=new_seats)
+        if isinstance(recorded, Reply):
+            return Reply(ok=False)
+        recorded, state, bot_lines = await self._run_bots(recorded, game, state)
+        return await self._after_change(recorded, game, state,
+                                        [f"{names} removed from the game: a computer plays for them now."]
+                                        + bot_lines)
+
+    async def _deadline_check(self, where: Where, user: User, seat: str, version: int | None):
+        row = await self._require(where, user, statuses=("running",))
+        if isinstance(row, Reply):
+            return row
+        game, state = self._state(row)
+        if version is not None and version != row.version:
+            return self._stale(row, game, state, user)
+        me = row.seat_of(user.id)
+        if me is None or me.is_bot:
+            return Reply.fail(user.id, "Only the other players in this game can do that.", game_id=row.id)
+        if seat == user.id:
+            return Reply.fail(user.id, "That is you: just make your move.", game_id=row.id)
+        target = row.seat_of(seat)
+        if target is None or target.is_bot:
+            return Reply.fail(user.id, "That player is not a person seated in this game.", game_id=row.id)
+        if seat not in game.to_act(state):
+            return Reply.fail(user.id, f"{target.name} is not the one the game is waiting for.", game_id=row.id)
+        settings = await self.store.settings(row.guild)
+        left = settings.deadline_hours * 3600 - (self.clock() - row.updated_at)
+        if settings.deadline_hours <= 0:
+            return Reply.fail(user.id, "This server has no turn deadline (see `/settings`).", game_id=row.id)
+        if left > 0:
+            return Reply.fail(user.id, f"{target.name} still has {_duration(left)} before the turn deadline.",
+                              game_id=row.id)
+        return row, game, state, target
+
+    async def skip(self, where: Where, user: User, seat: str, version: int | None = None) -> Reply:
+        async with self.lock(where.channel):
+            checked = await self._deadline_check(where, user, seat, version)
+            if isinstance(checked, Reply):
+                return checked
+            row, game, state, target = checked
+            reply = await self._skip(row, game, state, [seat], f"missed the deadline; {user.name} skipped the turn")
+        return reply if reply.ok else Reply.fail(user.id, "The game moved meanwhile; look again.")
+
+    async def remove(self, where: Where, user: User, seat: str, version: int | None = None) -> Reply:
+        async with self.lock(where.channel):
+            checked = await self._deadline_check(where, user, seat, version)
+            if isinstance(checked, Reply):
+                return checked
+            row, game, state, target = checked
+            reply = await self._remove(row, game, state, [seat])
+        return reply if reply.ok else Reply.fail(user.id, "The game moved meanwhile; look again.")
+
+    # ----- undo ------------------------------------------------------------------------------------------
+    async def undo(self, where: Where, user: User) -> Reply:
+        """Take back your own last action: only before anyone else acted, never across a random event or
+        revealed hidden information (the engine judges which)."""
+        async with self.lock(where.channel):
+            row = await self._require(where, user, statuses=("running",))
+            if isinstance(row, Reply):
+                return row
+            if not row.seat_of(user.id):
+                return Reply.fail(user.id, "You are not playing in this game.", game_id=row.id)
+            game, state = self._state(row)
+            entries = await self.store.log(row.id)
+            if not entries or entries[-1].action.startswith("#"):
+                why = "You have already taken back your last move." if entries and entries[-1].action == UNDO \
+                    else "There is no move to take back."
+                return Reply.fail(user.id, why, game_id=row.id)
+            last = entries[-1]
+            if last.seat != user.id:
+                return Reply.fail(user.id, "Only your own last action can be taken back, and only before anyone "
+                                           "else has acted.", game_id=row.id)
+            states = rebuild(game, row, entries)
+            if game.dump(states[-1]) != row.state:
+                log.error("game %s: replay differs from the stored state; undo refused", row.id)
+                return Reply.fail(user.id, "Sorry, that move cannot be taken back.", game_id=row.id)
+            before, after = states[-2], states[-1]
+            if before["rng"] != after["rng"]:
+                return Reply.fail(user.id, "That move cannot be taken back: it involved a random event (a roll "
+                                           "or a draw).", game_id=row.id)
+            if not game.undoable(before, user.id, last.action, after):
+                return Reply.fail(user.id, "That move cannot be taken back: it was a secret choice or revealed "
+                                           "hidden information.", game_id=row.id)
+            line = f"{user.id} took back their last move."
+            row, state, _ = await self._record(row, game, None, before, [(user.id, UNDO, line)])
+            if isinstance(row, Reply):
+                return Reply.fail(user.id, "Someone moved at the same moment; nothing was taken back.")
+        return await self._after_change(row, game, state, [self.names_in(line, row.names)])
+
+    # ----- replays, exports ------------------------------------------------------------------------------
+    async def replay(self, where: Where, user: User) -> Reply:
+        """An animated GIF of the whole game rebuilt from its seed and log: the channel's images, in order."""
+        row = await self.store.latest_game(where.channel)
+        if row is None or row.state is None:
+            return Reply.fail(user.id, "There is no started game in this channel to replay.")
+        game = GAMES[row.game]
+        entries = await self.store.log(row.id)
+        names = dict(row.names)
+
+        def make() -> bytes:
+            states = rebuild(game, row, entries)
+            picks = sample(len(states))
+            draw = RENDERERS[row.game]
+            return gif([draw(game.view(states[i], None), names, None) for i in picks])
+
+        if row.game not in RENDERERS:
+            return Reply.fail(user.id, "This game has no pictures to replay.")
+        moves = len(effective_actions(entries))
+        return Reply(game_id=row.id, private=[Private(
+            user.id, f"{game.title}: the whole game, {moves} moves.",
+            Picture(f"{row.game}-{row.id}-replay.gif", make=make))])
+
+    async def export(self, where: Where, user: User) -> Reply:
+        row = await self.store.latest_game(where.channel)
+        if row is None or row.state is None:
+            return Reply.fail(user.id, "There is no started game in this channel to export.")
+        game = GAMES[row.game]
+        ended = row.status in ("finished", "abandoned")
+        data = export(row, game, await self.store.log(row.id), ended)
+        note = "" if ended else " While the game runs the export holds the public log only; the full record " \
+                                "(actions and seed) comes once it has ended."
+        return Reply(game_id=row.id, private=[Private(
+            user.id, f"{game.title}: the game's record as JSON.{note}",
+            Picture(f"{row.game}-{row.id}-log.json", data=export_bytes(data)))])
+
+    # ----- lists and stats -------------------------------------------------------------------------------
+    async def games_here(self, guild: str | None) -> list[dict]:
+        """The unfinished games of a server: where, what, and whom each waits for."""
+        out = []
+        for row in await self.store.games(guild=guild):
+            out.append(self._summary(row))
+        return out
+
+    def _summary(self, row: GameRow) -> dict:
+        game = GAMES.get(row.game)
+        title = game.title if game else row.game
+        waiting: list[str] = []
+        if row.status == "running" and game is not None:
+            waiting = game.to_act(game.load(row.state))
+        return {"id": row.id, "game": row.game, "title": title, "guild": row.guild, "channel": row.channel,
+                "status": row.status, "waiting": waiting, "names": row.names, "updated_at": row.updated_at}
+
+    async def my_turns(self, user: User) -> list[dict]:
+        """Every game, in any server, that is waiting for ``user`` now."""
+        return [s for s in (self._summary(r) for r in await self.store.games_of_user(user.id, ("running",)))
+                if user.id in s["waiting"]]
+
+    async def stats(self, user_id: str, guild: str | None = None) -> Stats:
+        return tally(await self.store.finished_games(guild), user_id)
+
+    async def leaderboard(self, game_key: str, guild: str | None = None):
+        return leaderboard(await self.store.finished_games(guild, game_key))
+
+    # ----- settings and notifications --------------------------------------------------------------------
+    async def settings(self, guild: str | None) -> Settings:
+        return await self.store.settings(guild)
+
+    async def change_settings(self, guild: str | None, user: User, can_manage: bool, **changes) -> Reply:
+        """Change a server's settings; ``can_manage`` is the front end's word that the user may manage the
+        server (Manage Server in Discord)."""
+        if not can_manage:
+            return Reply.fail(user.id, "Only members who can manage this server can change its settings.")
+        current = await self.store.settings(guild)
+        try:
+            for name, value in changes.items():
+                if value is None:
+                    continue
+                if name in ("reminder_hours", "deadline_hours"):
+                    value = float(value)
+                    top = 168 if name == "reminder_hours" else 720
+                    if not 0 <= value <= top:
+                        raise ValueError(f"{name.replace('_', ' ')} must be between 0 (off) and {top}.")
+                elif name == "deadline_action":
+                    if value not in ("vote", "skip", "remove"):
+                        raise ValueError("past the deadline: vote, skip or remove.")
+                elif name in ("threads", "mention"):
+                    value = bool(value)
+                else:
+                    raise ValueError(f"There is no setting called {name}.")
+                setattr(current, name, value)
+        except ValueError as e:
+            return Reply.fail(user.id, str(e))
+        await self.store.save_settings(guild, current)
+        return Reply(private=[Private(user.id, "Settings saved.\n" + describe_settings(current))])
+
+    async def set_notify(self, user: User, on: bool) -> Reply:
+        await self.store.set_dm(user.id, on)
+        text = ("I will send you a direct message when a game waits for you." if on
+                else "No more direct messages; reminders still mention you in the game's channel.")
+        return Reply(private=[Private(user.id, text)])
+
+
 def parse_option(default, text: str):
     """A table option's text as the type of its default value."""
     text = str(text).strip()
@@ -545,3 +919,13 @@ def _duration(seconds: float) -> str:
     if minutes < 120:
         return f"{minutes} minutes"
     return f"{minutes // 60} hours"
+
+
+def describe_settings(s: Settings) -> str:
+    reminder = f"every {s.reminder_hours:g} h" if s.reminder_hours > 0 else "off"
+    deadline = f"{s.deadline_hours:g} h" if s.deadline_hours > 0 else "none"
+    action = {"vote": "the other players may skip or remove the absent player (buttons)",
+              "skip": "a computer plays the missed turn", "remove": "a computer takes the seat"}[s.deadline_action]
+    return (f"Reminders: {reminder}. Turn deadline: {deadline}; past it, {action}. "
+            f"A thread per game: {'on' if s.threads else 'off'}. Mention on turn: {'on' if s.mention else 'off'}.")
+

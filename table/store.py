@@ -21,6 +21,7 @@ from pathlib import Path
 import aiosqlite
 
 OPEN_STATUSES = ("lobby", "running")
+BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the action log
@@ -113,6 +114,11 @@ class Seat:
     user_id: str
     name: str
     is_bot: bool = False
+
+    @property
+    def removed(self) -> bool:
+        """A person whose seat a computer took over (past a turn deadline)."""
+        return self.is_bot and not self.user_id.startswith(BOT_PREFIX)
 
 
 @dataclass

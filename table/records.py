@@ -1,0 +1,155 @@
+"""What a game's record yields once stored: replays rebuilt from seed and log, exports, stats.
+
+The action log is append-only, so taking a move back appends a ``#undo`` entry and a player handed to a
+computer appends ``#removed``; ``effective_actions`` reads the log as the game saw it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from engine import Game
+
+from .store import GameRow, LogEntry
+
+UNDO = "#undo"
+REMOVED = "#removed"
+GIF_WIDTH = 640
+MAX_FRAMES = 120
+
+
+def effective_actions(entries: list[LogEntry]) -> list[LogEntry]:
+    """The moves that made the game as it stands: undone moves and markers left out."""
+    moves: list[LogEntry] = []
+    for e in entries:
+        if e.action == UNDO:
+            if moves:
+                moves.pop()
+        elif not e.action.startswith("#"):
+            moves.append(e)
+    return moves
+
+
+def rebuild(game: Game, row: GameRow, entries: list[LogEntry]) -> list:
+    """Every state of the game from its seed: the start, then one after each effective move."""
+    state = game.new([s.user_id for s in row.seats], row.seed, row.options)
+    states = [state]
+    for e in effective_actions(entries):
+        state = game.apply(state, e.seat, e.action)
+        states.append(state)
+    return states
+
+
+def sample(n: int, most: int = MAX_FRAMES) -> list[int]:
+    """At most ``most`` indices of ``n`` frames, evenly spread, first and last always in."""
+    if n <= most:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (most - 1)) for i in range(most)})
+
+
+def gif(frames: list[Image.Image], width: int = GIF_WIDTH, ms: int = 700, last_ms: int = 4000) -> bytes:
+    """An animated GIF of the frames, scaled to ``width`` and sharing one palette so colours stay put."""
+    if not frames:
+        raise ValueError("no frames")
+    scaled = []
+    for f in frames:
+        h = round(f.height * width / f.width)
+        scaled.append(f.convert("RGB").resize((width, h), Image.LANCZOS))
+    height = max(f.height for f in scaled)
+    canvas = []
+    for f in scaled:   # frames of different heights share the tallest canvas
+        c = Image.new("RGB", (width, height), f.getpixel((0, f.height - 1)))
+        c.paste(f, (0, 0))
+        canvas.append(c)
+    palette = canvas[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    frames_p = [c.quantize(palette=palette, dither=Image.Dither.NONE) for c in canvas]
+    out = io.BytesIO()
+    durations = [ms] * (len(frames_p) - 1) + [last_ms]
+    frames_p[0].save(out, format="GIF", save_all=True, append_images=frames_p[1:], duration=durations, loop=0,
+                     optimize=False, disposal=1)
+    return out.getvalue()
+
+
+def export(row: GameRow, game: Game, entries: list[LogEntry], ended: bool) -> dict:
+    """The game's record as JSON-able data. While it runs, only what is public: the log lines (which never
+    name a secret); once it has ended, the action texts and the seed too, so anyone can replay it."""
+    names = row.names
+    data = {
+        "game": row.game, "title": game.title, "id": row.id, "status": row.status, "options": row.options,
+        "seats": [{"seat": s.user_id, "name": s.name, "computer": s.is_bot} for s in row.seats],
+        "created_at": row.created_at, "updated_at": row.updated_at,
+        "log": [],
+    }
+    for e in entries:
+        item = {"seq": e.seq, "seat": e.seat, "name": names.get(e.seat, e.seat), "line": e.line, "at": e.at}
+        if ended:
+            item["action"] = e.action
+        data["log"].append(item)
+    if ended:
+        data["seed"] = row.seed
+        data["result"] = row.result
+    return data
+
+
+def export_bytes(data: dict) -> bytes:
+    return json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
+
+
+@dataclass
+class Record:
+    played: int = 0      # games that reached an end (finished)
+    wins: int = 0
+    losses: int = 0
+    abandoned: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+
+@dataclass
+class Stats:
+    """Per game key: a user's record; ``total`` over all games."""
+    by_game: dict[str, Record] = field(default_factory=dict)
+    total: Record = field(default_factory=Record)
+
+
+def tally(rows: list[GameRow], user_id: str) -> Stats:
+    """A user's wins, losses and games played (a shared victory is a win) from ended games."""
+    stats = Stats()
+    for row in rows:
+        seat = row.seat_of(user_id)
+        if seat is None or (seat.is_bot and not seat.removed):
+            continue
+        rec = stats.by_game.setdefault(row.game, Record())
+        for r in (rec, stats.total):
+            if row.status == "abandoned":
+                r.abandoned += 1
+                continue
+            r.played += 1
+            if not seat.removed and row.result and user_id in row.result.get("winners", []):
+                r.wins += 1
+            else:
+                r.losses += 1
+    return stats
+
+
+def leaderboard(rows: list[GameRow]) -> list[tuple[str, str, Record]]:
+    """(user id, latest name, record) of every person who finished a game among ``rows``, best first:
+    most wins, then best win rate, then most played."""
+    names: dict[str, str] = {}
+    for row in rows:
+        for s in row.seats:
+            if not s.is_bot or s.removed:
+                names[s.user_id] = s.name
+    board = []
+    for uid, name in names.items():
+        rec = tally(rows, uid).total
+        if rec.played:
+            board.append((uid, name, rec))
+    board.sort(key=lambda t: (-t[2].wins, -t[2].rate, -t[2].played, t[1].lower()))
+    return board

@@ -52,11 +52,14 @@ class GameCog(commands.Cog):
         self.bot = bot
         self.service = service
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
-                            "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon})
+                            "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon,
+                            "d": self.on_deadline})
 
     # ----- sending -----------------------------------------------------------------------------------------
     async def components(self, reply: Reply) -> discord.ui.View | None:
-        """The buttons a reply's message carries: the lobby's, or the next decision's."""
+        """The buttons a reply's message carries: the lobby's, a deadline's, or the next decision's."""
+        if reply.offer is not None:
+            return ui.offer_view(reply.offer)
         if reply.status == "lobby" and reply.game_id is not None and reply.ok:
             row = await self.service.store.game(reply.game_id)
             if row is not None and row.status == "lobby":
@@ -81,6 +84,34 @@ class GameCog(commands.Cog):
             await self._respond(interaction, content=p.text[:2000], file=file_of(p.image), ephemeral=True,
                                 view=view if (reply.stale or reply.ok) else None)
             view = None
+
+    async def channel(self, channel_id: str):
+        channel = self.bot.get_channel(int(channel_id))
+        if channel is None:
+            channel = await self.bot.fetch_channel(int(channel_id))
+        return channel
+
+    async def post(self, channel_id: str, reply: Reply) -> None:
+        """Send a reply's public part to a channel on the bot's own initiative (reminders, deadlines)."""
+        await reply.render()
+        channel = await self.channel(channel_id)
+        kwargs = {"content": content_of(reply), "allowed_mentions": mentions(reply.mention)}
+        view = await self.components(reply)
+        if view is not None:
+            kwargs["view"] = view
+        if reply.image is not None:
+            kwargs["file"] = file_of(reply.image)
+        await channel.send(**kwargs)
+        await self.post_notes(reply)
+
+    async def post_notes(self, reply: Reply) -> None:
+        """Short notes for other channels: a game thread's parent hears when its game starts and ends."""
+        for channel_id, text in reply.notes:
+            try:
+                channel = await self.channel(channel_id)
+                await channel.send(text[:2000], allowed_mentions=NO_PINGS)
+            except discord.HTTPException:
+                log.warning("could not post a note to channel %s", channel_id)
 
     async def _respond(self, interaction: discord.Interaction, *, content: str, ephemeral: bool,
                        file: discord.File | None = None, view: discord.ui.View | None = None,
@@ -115,6 +146,7 @@ class GameCog(commands.Cog):
                     await interaction.response.defer(thinking=True, ephemeral=not public)
                 await reply.render()
             await self.send(interaction, reply, view)
+            await self.post_notes(reply)
         except Exception:
             game_id = None
             try:
@@ -138,7 +170,27 @@ class GameCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
         user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.open_table(where, user, game.value))
+
+        async def work():
+            settings = await self.service.settings(where.guild)
+            channel = interaction.channel
+            if not (settings.threads and isinstance(channel, discord.TextChannel)):
+                return await self.service.open_table(where, user, game.value)
+            # a thread per game: the channel hosts many games, each in its own thread
+            thread = await channel.create_thread(name=f"{game.name} — {user.name}"[:100],
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+            reply = await self.service.open_table(Where(str(thread.id), where.guild), user, game.value,
+                                                  parent_channel=where.channel)
+            if not reply.ok:
+                await thread.delete()
+                return reply
+            await thread.send(content_of(reply), view=await self.components(reply), allowed_mentions=NO_PINGS)
+            await thread.add_user(interaction.user)
+            return Reply(text=f"{user.name} opened a table for {game.name} in {thread.mention}: join there.",
+                         game_id=reply.game_id)
+
+        await self.guarded(interaction, work)
 
     @game.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction):
@@ -219,6 +271,34 @@ class GameCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
         text = self.service.rules(game.value) or "No guide for that game yet."
         await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    @game.command(name="undo", description="Take back your last move (before anyone else acts; not after "
+                                           "dice, draws or secrets)")
+    async def undo(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.undo(where, user))
+
+    @game.command(name="replay", description="An animated picture of the whole game so far")
+    async def replay(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.replay(where, user))
+
+    @game.command(name="export", description="The game's log as a JSON file (all moves once it has ended)")
+    async def export(self, interaction: discord.Interaction):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.export(where, user))
+
+    @game.command(name="skip", description="Past the turn deadline: a computer plays an absent player's turn")
+    @app_commands.describe(player="The player the game is waiting for")
+    async def skip(self, interaction: discord.Interaction, player: discord.User):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.skip(where, user, str(player.id)))
+
+    @game.command(name="remove", description="Past the turn deadline: a computer takes an absent player's seat")
+    @app_commands.describe(player="The player the game is waiting for")
+    async def remove(self, interaction: discord.Interaction, player: discord.User):
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: self.service.remove(where, user, str(player.id)))
 
     @game.command(name="abandon", description="End the game in this channel without a result")
     async def abandon(self, interaction: discord.Interaction):
@@ -305,6 +385,22 @@ class GameCog(commands.Cog):
         async def work():
             stale = await self._check_game(user, where, game_id)
             return stale or await self.service.abandon(where, user, confirm=True)
+
+        await self.guarded(interaction, work)
+
+    async def on_deadline(self, interaction, kind, game_id, version, arg):
+        user, where = who(interaction)
+        what, _, seat = arg.partition("-")
+
+        async def work():
+            stale = await self._check_game(user, where, game_id)
+            if stale:
+                return stale
+            if what == "skip":
+                return await self.service.skip(where, user, seat, version)
+            if what == "remove":
+                return await self.service.remove(where, user, seat, version)
+            return Reply.fail(user.id, "Unknown choice.")
 
         await self.guarded(interaction, work)
 

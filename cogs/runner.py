@@ -44,6 +44,8 @@ class TeahouseBot(commands.Bot):
         self.store = store
         self.service = service or TableService(store)
         self.dev_guild = dev_guild
+        self.scheduler: asyncio.Task | None = None
+        self.tick = 60.0   # the longest the scheduler sleeps; it wakes sooner for a due timer
 
     async def setup_hook(self) -> None:
         if self.store.db is None:
@@ -52,6 +54,7 @@ class TeahouseBot(commands.Bot):
         for name in cog_modules():
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error
+        self.scheduler = asyncio.create_task(self.run_scheduler(), name="teahouse-scheduler")
         if self.dev_guild:
             guild = discord.Object(int(self.dev_guild))
             self.tree.copy_global_to(guild=guild)
@@ -72,10 +75,39 @@ class TeahouseBot(commands.Bot):
         except discord.HTTPException:
             pass
 
+    async def run_scheduler(self) -> None:
+        """Reminders, deadlines and reaction windows: the timers live in the database, so a restart picks
+        them up where they were; each fires once (the store claims it before it is sent)."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.send_due()
+            except Exception:
+                log.exception("the scheduler failed; it goes on")
+            nxt = await self.service.next_due()
+            delay = self.tick if nxt is None else min(self.tick, max(0.5, nxt - self.service.clock()))
+            await asyncio.sleep(delay)
+
+    async def send_due(self) -> None:
+        cog = self.get_cog("GameCog")
+        for notice in await self.service.due():
+            try:
+                await cog.post(notice.channel, notice.reply)
+            except discord.HTTPException:
+                log.warning("could not post to channel %s (game %s)", notice.channel, notice.reply.game_id)
+            for dm in notice.dm:
+                try:
+                    user = self.get_user(int(dm.user)) or await self.fetch_user(int(dm.user))
+                    await user.send(f"{dm.text} <#{notice.channel}>", allowed_mentions=ui.NO_PINGS)
+                except (discord.HTTPException, ValueError):
+                    log.info("could not send a direct message to %s", dm.user)
+
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def close(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.cancel()
         # Let moves in progress finish: each holds its channel's lock until its transaction commits.
         for lock in list(self.service._locks.values()):
             async with lock:

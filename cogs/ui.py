@@ -7,7 +7,8 @@ an old message is answered with "this has moved on" and the current prompt.
 Kinds: ``a`` an action (arg: its index among the seat's legal actions at that version), ``s`` a select of
 actions (values are indices), ``g`` a group of actions (opens a picker for one group), ``p`` "choose
 privately" (opens the clicker's picker, ephemeral), ``v`` "my view" (ephemeral private view), ``l`` a
-lobby button (join/leave/start/bot), ``o`` the lobby's option select, ``x`` abandon confirmation.
+lobby button (join/leave/start/bot), ``o`` the lobby's option select, ``x`` abandon confirmation,
+``d`` skip or remove a player past the turn deadline (arg: ``skip-<seat>`` or ``remove-<seat>``).
 """
 
 from __future__ import annotations
@@ -154,7 +155,7 @@ async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, v
     await handler(interaction, kind, game_id, version, arg)
 
 
-BUTTON_ID = r"th:(?P<kind>[aglpvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
+BUTTON_ID = r"th:(?P<kind>[adglpvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
 SELECT_ID = r"th:(?P<kind>[sgo]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
 
 
@@ -195,6 +196,20 @@ def LobbyButton(game_id: int, what: str, text: str, style=discord.ButtonStyle.se
 
 def ConfirmAbandon(game_id: int) -> _Button:
     return _Button("x", game_id, 0, "", "Yes, abandon the game", discord.ButtonStyle.danger)
+
+
+def offer_view(offer) -> discord.ui.View | None:
+    """Past a turn deadline: Skip and Remove for each absent player (the others decide)."""
+    if offer is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    for seat in offer.absent[:12]:
+        name = offer.names.get(seat, "them")
+        view.add_item(_Button("d", offer.game_id, offer.version, f"skip-{seat}", f"Skip {name}'s turn",
+                              discord.ButtonStyle.primary))
+        view.add_item(_Button("d", offer.game_id, offer.version, f"remove-{seat}", f"Remove {name}",
+                              discord.ButtonStyle.danger))
+    return view
 
 
 class _Select(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_ID):

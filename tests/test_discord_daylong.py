@@ -1,0 +1,126 @@
+"""Play across a day through Discord (the fake): settings, threads, reminders and deadline buttons sent by
+the scheduler, undo, replay, export, /games, /mygames, /stats and /leaderboard."""
+
+import io
+import json
+
+from PIL import Image
+
+from cogs.runner import TeahouseBot
+from engine import GAMES
+from table import Store, TableService
+from tests.fakediscord import FakeDiscord
+
+H = 3600
+
+
+class Clock:
+    def __init__(self):
+        self.now = 2_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+def make_bot(path, clock):
+    store = Store(path)
+    return TeahouseBot(store, service=TableService(store, clock=clock))
+
+
+async def answer(r):
+    if r.callback_type == 6:
+        await r.wait_followups(1)
+        return r.followups[0]
+    if r.callback_type == 5:
+        await r.wait_completed()
+        return r.messages[-1]
+    return r.message
+
+
+async def test_threads_reminders_deadline_buttons_and_records(tmp_path):
+    clock = Clock()
+    async with FakeDiscord() as fake:
+        uid = {n: str(fake.user(n).id) for n in ("alice", "bob", "carol")}
+        bot = make_bot(tmp_path / "bot.db", clock)
+        async with fake.run(bot):
+            # settings: a member without Manage Server is refused; the owner sets threads on
+            r = await fake.slash("bob", "general", "settings", options={"threads": True})
+            assert r.ephemeral and "manage this server" in r.content
+            r = await fake.slash("alice", "general", "settings", options={"threads": True, "reminder_hours": 2})
+            assert r.ephemeral and "Settings saved" in r.content and "every 2 h" in r.content
+
+            # /game new opens a thread; the lobby lives there
+            r = await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"})
+            assert not r.ephemeral and "opened a table" in r.content
+            thread = fake.threads[-1]
+            lobby = fake.last_message(thread)
+            assert {"Join", "Start"} <= {b.get("label") for b in lobby.buttons()}
+            await fake.click("bob", lobby, label="Join")
+            r = await fake.click("alice", lobby, label="Start")
+            started = await answer(r)
+            assert "begins" in started.content
+            note = await fake.wait_for_message(lambda m: "started" in m.content, channel="general")
+            assert "Wassamasaw" in note.content                                    # the parent hears of it
+
+            game = GAMES["wassamasaw"]
+            row = await bot.store.open_game(str(thread.id))
+            first = next(n for n in ("alice", "bob") if uid[n] == game.to_act(game.load(row.state))[0])
+            other = "bob" if first == "alice" else "alice"
+
+            # /games and /mygames
+            r = await fake.slash("carol", "general", "games")
+            assert "Wassamasaw" in r.content and str(thread.id) in r.content
+            r = await fake.slash(first, "general", "mygames")
+            assert "Wassamasaw" in r.content
+            r = await fake.slash(other, "general", "mygames")
+            assert "No game is waiting" in r.content
+
+            # undo: take a die, take it back
+            take = next(b for b in started.buttons() if b["label"].startswith("take"))
+            took = await answer(await fake.click(first, started, take["custom_id"]))
+            assert "takes" in took.content
+            r = await fake.slash(other, thread, "game undo")
+            assert r.ephemeral and "Only your own" in r.content
+            r = await fake.slash(first, thread, "game undo")
+            back = await answer(r)
+            assert "took back" in back.content and not back.ephemeral
+
+            # the scheduler: a reminder after 2 h, in the thread, mentioning whoever must act
+            before = len(fake.messages(thread))
+            clock.now += 2 * H + 1
+            await bot.send_due()
+            reminder = await fake.wait_for_message(lambda m: "Reminder" in m.content, channel=thread)
+            assert f"<@{uid[first]}>" in reminder.content and len(fake.messages(thread)) == before + 1
+            await bot.send_due()                                    # nothing twice
+            assert len(fake.messages(thread)) == before + 1
+
+            # the deadline: buttons for the others; the absent player cannot use them
+            clock.now += 22 * H
+            await bot.send_due()
+            offer = await fake.wait_for_message(lambda m: "has not played" in m.content, channel=thread)
+            skip = next(b for b in offer.buttons() if b["label"].startswith("Skip"))
+            r = await fake.click(first, offer, skip["custom_id"])
+            assert (await answer(r)).ephemeral
+            r = await fake.click(other, offer, skip["custom_id"])
+            skipped = await answer(r)
+            assert not skipped.ephemeral and "computer played for them" in skipped.content
+
+            # replay (an animated GIF) and export (JSON), privately
+            r = await fake.slash("carol", thread, "game replay")
+            replay = await answer(r)
+            assert replay.ephemeral
+            with Image.open(io.BytesIO(replay.attachments[0].data)) as im:
+                assert im.format == "GIF" and im.n_frames >= 2
+            r = await fake.slash("carol", thread, "game export")
+            exported = await answer(r)
+            data = json.loads(exported.attachments[0].data)
+            assert data["game"] == "wassamasaw" and "seed" not in data
+
+            # abandon, then stats and the leaderboard
+            r = await fake.slash("alice", thread, "game abandon")
+            await fake.click("alice", r.message, label="Yes, abandon the game")
+            r = await fake.slash("carol", "general", "stats", options={"user": "alice"})
+            assert "abandoned" in r.content and not r.ephemeral
+            r = await fake.slash("carol", "general", "leaderboard", options={"game": "wassamasaw"})
+            assert "Nobody has finished" in r.content
+    assert not fake.errors, fake.errors

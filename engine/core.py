@@ -98,6 +98,11 @@ class Game:
         None when the rules set no limit (turn deadlines are a table setting, not a rule)."""
         return None
 
+    def bot_actions(self, state: State, seat: str) -> list[str]:
+        """The legal actions a computer player chooses among: all of them, unless the game knows that
+        choosing blindly would never end it (then a beginner's sensible subset, never empty)."""
+        return self.legal_actions(state, seat)
+
     def undoable(self, before: State, seat: str, action: str, after: State) -> bool:
         """May ``seat`` take back ``action`` (which led from ``before`` to ``after``)? Never across a random
         event (the generator moved: a roll, a shuffle, a draw from a bag) nor once hidden information may

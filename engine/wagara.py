@@ -477,6 +477,30 @@ class Wagara(Game):
         self._end_turn(state, events)
 
     # canoes (G4)
+    def bot_actions(self, state: State, seat: str) -> list[str]:
+        """A beginner's preferences: choosing uniformly among all legal actions never ends a game (canoes
+        drift into the rapids and pay back their gems), so computer players keep to these. Cards: at
+        least the position of a loaded canoe, so it can land. Cloud: calm the weather. Each canoe: land a
+        gem, else carry one furthest upstream, else end holding a gem."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            return actions
+        if state["phase"] == "choose":
+            mine = [state["canoes"][i] for i in self._canoe_indices(state, seat)]
+            need = [c["position"] for c in mine if c["where"] == "river" and c["gem"]]
+            strong = [a for a in actions if need and a != "play cloud" and int(a.split()[1]) >= min(need)]
+            return strong or actions
+        if state["turn"]["card"] == CLOUD:
+            calmer = [a for a in actions if a.startswith("weather") and int(a.split()[1]) < state["weather"]]
+            weather = [a for a in actions if a.startswith("weather")]
+            return [a for a in actions if a.startswith("recover")] + (calmer or weather) or actions
+        keep = [a for a in actions if not a.startswith("canoe")]
+        for idx in self._canoe_indices(state, seat):
+            moves = self.canoe_moves(state, idx)
+            if moves:
+                keep += [m.text() for m in _preferred(state["canoes"][idx], moves)]
+        return [a for a in keep if a in actions] or actions
+
     def _canoe_indices(self, state: State, seat: str) -> list[int]:
         first = state["seats"].index(seat) * CANOES_PER_PLAYER
         return list(range(first, first + CANOES_PER_PLAYER))
@@ -809,3 +833,27 @@ def _move_text(e: dict) -> str:
 
 
 GAME = register(Wagara())
+
+
+def _preferred(canoe: dict, moves: list) -> list:
+    """The moves of one canoe a beginner would pick (see Wagara.bot_actions)."""
+    def carried(m):
+        gem = canoe["gem"]
+        for op in m.pre:
+            gem = None if op == UNLOAD else op[1]
+        return gem
+
+    def final(m):
+        gem = carried(m)
+        for op in m.post:
+            gem = None if op == UNLOAD else op[1]
+        return gem or (m.steal and m.steal[0])
+
+    ups = [m for m in moves if carried(m) and final(m) and m.kind == "up"]
+    tiers = [
+        [m for m in moves if m.kind == "land" and carried(m)],
+        [m for m in ups if m.steps == max(x.steps for x in ups)],
+        [m for m in moves if final(m) and m.kind != "down"],
+        [m for m in moves if final(m)],
+    ]
+    return next((t for t in tiers if t), moves)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine import GAMES, Game, IllegalAction
+from engine.bots import random_action
 from render import RENDERERS, render_png
 
 from .records import (
@@ -406,7 +407,7 @@ class TableService:
                 break
             seat = waiting[0]
             rnd = random.Random(f"{row.id}:{row.version}:{step}")
-            action = rnd.choice(game.legal_actions(state, seat))
+            action = random_action(game, state, seat, rnd)
             new = game.apply(state, seat, action)
             moves.append((seat, action, game.describe(state, seat, action, new)))
             state = new
@@ -678,7 +679,7 @@ class TableService:
             if seat not in game.to_act(state) or game.result(state) is not None:
                 continue
             rnd = random.Random(f"{row.id}:{row.version}:skip:{seat}")
-            action = rnd.choice(game.legal_actions(state, seat))
+            action = random_action(game, state, seat, rnd)
             new = game.apply(state, seat, action)
             moves.append((seat, action, game.describe(state, seat, action, new)))
             state = new

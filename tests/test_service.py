@@ -222,3 +222,30 @@ async def test_steps_of_one_turn_apply_all_or_none(svc):
     assert (await svc.store.open_game("chan")).version == before        # nothing was stored
     r = await svc.act(HERE, ALICE, steps=["keep", "bid 2"])
     assert r.ok and r.log == ["Alice keeps " + r.log[0].split("keeps ")[1], "Alice bids."]
+
+
+async def test_computer_players_finish_a_wagara_game(tmp_path):
+    """Wagara's computer players keep to the engine's bot_actions (blind play would never end); the host
+    plays the same way here, so the whole game runs through the service to its end."""
+    import random
+
+    from engine import GAMES
+
+    game = GAMES["wagara"]
+    store = await Store(tmp_path / "w.db").open()
+    svc = TableService(store, render=False)
+    await svc.open_table(HERE, ALICE, "wagara")
+    await svc.add_bot(HERE, ALICE)
+    await svc.add_bot(HERE, ALICE)
+    assert (await svc.start(HERE, ALICE)).ok
+    rnd = random.Random(5)
+    for _ in range(3000):
+        row = await store.latest_game("chan")
+        if row.status == "finished":
+            break
+        state = game.load(row.state)
+        assert game.to_act(state) == ["111"]           # the computers have already played
+        r = await svc.act(HERE, ALICE, rnd.choice(game.bot_actions(state, "111")))
+        assert r.ok, r.private
+    assert (await store.latest_game("chan")).status == "finished"
+    await store.close()

@@ -30,49 +30,8 @@ class Purposeful(Wagara):
         return after
 
     def legal_actions(self, state, seat):
-        actions = super().legal_actions(state, seat)
-        if state["phase"] == "choose":
-            return self._cards(state, seat, actions)
-        if state["turn"]["card"] == CLOUD:
-            calmer = [a for a in actions if a.startswith("weather") and int(a.split()[1]) < state["weather"]]
-            weather = [a for a in actions if a.startswith("weather")]
-            return [a for a in actions if a.startswith("recover")] + (calmer or weather)
-        keep = [a for a in actions if not a.startswith("canoe")]
-        for idx in self._canoe_indices(state, seat):
-            moves = self.canoe_moves(state, idx)
-            if moves:
-                keep += [m.text() for m in self._preferred(state["canoes"][idx], moves)]
-        return keep
-
-    def _cards(self, state, seat, actions):
-        """Play at least the position of a loaded canoe, so it can land."""
-        mine = [state["canoes"][i] for i in self._canoe_indices(state, seat)]
-        need = [c["position"] for c in mine if c["where"] == "river" and c["gem"]]
-        strong = [a for a in actions if need and a != "play cloud" and int(a.split()[1]) >= min(need)]
-        return strong or actions
-
-    @staticmethod
-    def _preferred(canoe, moves):
-        def carried(m):
-            gem = canoe["gem"]
-            for op in m.pre:
-                gem = None if op == UNLOAD else op[1]
-            return gem
-
-        def final(m):
-            gem = carried(m)
-            for op in m.post:
-                gem = None if op == UNLOAD else op[1]
-            return gem or (m.steal and m.steal[0])
-
-        ups = [m for m in moves if carried(m) and final(m) and m.kind == "up"]
-        tiers = [
-            [m for m in moves if m.kind == "land" and carried(m)],
-            [m for m in ups if m.steps == max(x.steps for x in ups)],
-            [m for m in moves if final(m) and m.kind != "down"],
-            [m for m in moves if final(m)],
-        ]
-        return next((t for t in tiers if t), moves)
+        """The computer player's subset (Wagara.bot_actions, on the registered engine), so games finish."""
+        return GAMES["wagara"].bot_actions(state, seat)
 
 
 PURPOSEFUL = Purposeful()

@@ -1,0 +1,854 @@
+"""WURRM World (RULES.md §5, Z1–Z8): race your four-sided avatar from a Start space to a Sleep space.
+
+The board (Z1) is data: ``data/wurrm/board.json`` holds the seven tiles and the recommended layout, and
+``data/wurrm/DESIGN.md`` explains them. A tile is seven hexes (a centre and a ring of six); tiles sit on a
+coarser hex lattice so that the spaces of neighbouring tiles touch. Borders are printed on the tiles, so
+only the twelve sides inside a tile carry a toll or hostile border; sides between tiles are open. Every tile
+is connected inside itself without crossing a hostile border, which is why every connected arrangement of
+tiles joins every Start space to both Sleep spaces; ``random_layout`` still checks it (with the rng in the
+state, so it replays) and also keeps the Sleep tiles off the Start tile's sides, so no race is trivial.
+
+A turn, as actions (every step is its own action, see ``legal_actions``):
+``lucky N`` (choose the lucky number 1–4; this also rolls the six dice), ``wish N`` (1–6), then
+``toggle K`` to mark die K for rerolling (the dice that miss the wish start marked), ``reroll`` (the free
+reroll), ``pay reroll`` (1 gem each, after the free one), ``stop``; then ``move DIR`` step by step (DIR is
+one of nw ne w e sw se); landing on someone: ``bump DIR``; landing on an Attack space: ``attack SEAT``,
+with Bribery ``bribe N`` / ``no bribe`` by the target and ``accept`` / ``refuse`` by the attacker, with
+Petition ``petition SEAT``, ``ask N`` and everybody's ``vote yes`` / ``vote no``.
+
+Rulings of RULES.md this module implements, with the decisions taken where the rulebook and RULES.md are
+silent (each is tested in tests/test_wurrm*.py):
+
+- Z4 Setup: in seat order each player places on a free Start space (``place a3``) and takes its 1–3 gems.
+  Every avatar's lucky number starts at 1 (the face it happens to show) until its owner picks one.
+- Z5 Lucky: a die showing the lucky number is rolled again until it does not, on every roll. A wish equal
+  to the lucky number is allowed, and can never come true (the rulebook allows any wish 1–6).
+- Z5 Rerolls: the free reroll comes first and is optional; paid rerolls (1 gem to the bank each) only after
+  it. A reroll needs at least one marked die. Players may reroll dice that show the wish.
+- Z5 Movement: a space may be entered once per move, and the space the move began on counts as entered,
+  so a move never doubles back onto its own path. Passing through an occupied space is allowed; only the
+  space where the move ends is landed on. A move that cannot take even its first step lands nowhere: no
+  land effect, no bump (the avatar never left). A move that stops early lands where it stopped.
+- Z2 Touch effects happen on entering a space, including the last one: Gem (+1 from the bank, +2 with
+  Bribery, as far as the bank reaches), End-your-turn (the move stops; that space is landed on), Sleep (the
+  mover wins at once, even mid-move). Start and plain spaces do nothing. Land effect: Attack.
+- Z3 Borders: a toll is paid to the bank on crossing and needs the gem in hand at that moment; a hostile
+  border cannot be crossed, or with Bribery for 6 gems paid to the bank.
+- Z7 Bumping: the mover chooses where each bumped avatar goes (``bump DIR``). A bumped avatar may not go
+  through a border it cannot pay for (it pays itself), nor onto the mover's space, nor onto a space held by
+  an avatar already bumped this turn (that one cannot move again, and two cannot share a space by choice).
+  An avatar pushed onto an occupied space bumps its occupants in turn (chains). With no legal space the
+  occupant stays and shares the space. A bumped avatar gets the effects of the space it is pushed onto:
+  Gem pays it, Sleep makes it win (the mover should avoid that), an Attack space makes it attack (or
+  petition) with its own lucky number, End-your-turn does nothing to it (it is not moving).
+- Land effects resolve after the bump chain settles: the mover's Attack first, then the bumped avatars'
+  Attacks in the order they were pushed. Then the turn passes to the next seat of the current order.
+- Z6 Attack: the attacker must choose one other player (gemless ones too), rolls the six dice at once, then
+  wishes and rerolls as in Z5. Success robs the value (up to what the target holds); failure gives all the
+  attacker's gems to the target.
+- Z8 Bumpers: +1 to every value, failed wishes included, so a move is at least 1 and an attack always robs
+  at least 1 (the rulebook: "rob at least one gem when attacking"); with Bumpers there is no Karma.
+- Z8 Bribery: after the attacker names a target holding gems, the target offers ``bribe N`` (1..all its gems)
+  or ``no bribe``; the attacker may ``accept`` (the gems change hands, no attack) or ``refuse`` (the attack
+  roll follows, the target keeps its gems).
+- Z8 Reverse: every time any avatar enters an Attack space (moving or bumped) the turn order reverses at
+  once; the turn in progress goes on and the next turn follows the new order.
+- Z8 Petition: the lander names another player holding gems (``petition SEAT``) and an amount from 1 to what
+  that player holds (``ask N``); then every player, petitioner and target included, votes yes or no at the
+  same time, secretly until all have voted. More yes than no passes (ties fail) and the petitioner takes the
+  amount, up to what the target holds by then. If nobody else holds a gem the Attack space does nothing.
+  A failed petition ends the petitioner's part; queued effects of other avatars still resolve.
+- Z8 Lucky: owning 13 or more gems wins at once, whoever's turn it is.
+- The game also ends the moment someone touches a Sleep space. ``result`` names that winner; the scores are
+  the gems each player holds at the end (shown as the breakdown), and ``reason`` says how it was won.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from . import register
+from .core import Game, IllegalAction, State
+from .hexgrid import DIRECTIONS, neighbours
+from .rng import Rng
+
+BOARD_FILE = Path(__file__).resolve().parent.parent / "data" / "wurrm" / "board.json"
+BOARD_DATA = json.loads(BOARD_FILE.read_text(encoding="utf-8"))  # static data, read once at import
+TILES: dict = BOARD_DATA["tiles"]
+DEFAULT_LAYOUT: list = BOARD_DATA["layouts"]["default"]
+
+BANK = 27
+LUCKY_WIN = 13
+HOSTILE_BRIBE = 6
+DICE = 6
+START_TILE = "a"
+SLEEP_TILES = ("f", "g")
+
+# Direction names in the order of engine.hexgrid.DIRECTIONS, for pointy-top hexes (q grows east, r south).
+DIRECTION_NAMES = ("e", "ne", "nw", "w", "sw", "se")
+STEP = dict(zip(DIRECTION_NAMES, DIRECTIONS))
+# Offered in reading order, so a front end can lay them out as a 3 × 2 pad.
+DIRECTION_ORDER = ("nw", "ne", "w", "e", "sw", "se")
+
+VARIANTS = ("bumpers", "bribery", "reverse", "petition", "lucky")
+
+
+# ----- the board -------------------------------------------------------------------------------------------
+def tile_centre(at: list[int] | tuple[int, int]) -> tuple[int, int]:
+    """The centre hex of the tile at lattice cell ``at``. Seven-hex tiles tile the plane on a lattice spanned
+    by (2, 1) and (-1, 3); that lattice is itself a hex grid, so tiles are neighbours exactly when their
+    lattice cells are (engine.hexgrid.neighbours)."""
+    a, b = at
+    return (2 * a - b, a + 3 * b)
+
+
+class Board:
+    """Spaces and borders of one layout: read-only, built once per layout (see ``board_for``)."""
+
+    def __init__(self, layout: tuple):
+        self.layout = layout
+        self.spaces: dict[str, dict] = {}
+        self.at: dict[tuple[int, int], str] = {}
+        self.borders: dict[frozenset, str] = {}
+        self.tiles: list[dict] = []
+        for tile, a, b, rot in layout:
+            self._place_tile(tile, (a, b), rot)
+        self.links: dict[str, dict[str, tuple[str, str]]] = {sid: {} for sid in self.spaces}
+        for sid, sp in self.spaces.items():
+            for name, (dq, dr) in STEP.items():
+                other = self.at.get((sp["q"] + dq, sp["r"] + dr))
+                if other is not None:
+                    kind = self.borders.setdefault(frozenset((sid, other)), "open")
+                    self.links[sid][name] = (other, kind)
+        self.starts = [sid for sid, sp in self.spaces.items() if sp["type"] == "start"]
+        self.sleeps = [sid for sid, sp in self.spaces.items() if sp["type"] == "sleep"]
+
+    def _place_tile(self, tile: str, at: tuple[int, int], rot: int) -> None:
+        data = TILES[tile]
+        cq, cr = tile_centre(at)
+        self.tiles.append({"tile": tile, "name": data["name"], "q": cq, "r": cr, "rot": rot})
+        cells = [(cq, cr)]
+        for k in range(6):
+            dq, dr = DIRECTIONS[(k + rot) % 6]
+            cells.append((cq + dq, cr + dr))
+        for index, (spec, (q, r)) in enumerate(zip([data["centre"], *data["ring"]], cells)):
+            sid = f"{tile}{index}"
+            if (q, r) in self.at:
+                raise ValueError(f"tiles overlap at {sid}")
+            self.spaces[sid] = {"id": sid, "tile": tile, "type": spec["type"], "q": q, "r": r,
+                                "gems": spec.get("gems", 0)}
+            self.at[(q, r)] = sid
+        for k in range(6):
+            ring, after = f"{tile}{k + 1}", f"{tile}{(k + 1) % 6 + 1}"
+            self.borders[frozenset((f"{tile}0", ring))] = data["spokes"][k]
+            self.borders[frozenset((ring, after))] = data["rim"][k]
+
+    def passable(self, start: str) -> set[str]:
+        """Spaces reachable from ``start`` without crossing a hostile border (tolls are payable)."""
+        seen, todo = {start}, [start]
+        while todo:
+            for other, kind in self.links[todo.pop()].values():
+                if kind != "hostile" and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        return seen
+
+    def connected(self) -> bool:
+        """Z1: every Start space reaches both Sleep spaces."""
+        return all(set(self.sleeps) <= self.passable(s) for s in self.starts)
+
+    def distances_to_sleep(self) -> dict[str, int]:
+        """Fewest steps from each space to the nearer Sleep space, over non-hostile borders (for views)."""
+        dist = {s: 0 for s in self.sleeps}
+        frontier = list(self.sleeps)
+        while frontier:
+            nxt = []
+            for sid in frontier:
+                for other, kind in self.links[sid].values():
+                    if kind != "hostile" and other not in dist:
+                        dist[other] = dist[sid] + 1
+                        nxt.append(other)
+            frontier = nxt
+        return dist
+
+
+@lru_cache(maxsize=256)
+def board_for(layout: tuple) -> Board:
+    return Board(layout)
+
+
+def layout_key(placements: list) -> tuple:
+    """A hashable layout from its JSON form: [[tile, a, b, rot], ...]."""
+    return tuple((p[0], p[1], p[2], p[3]) for p in placements)
+
+
+def default_layout() -> list:
+    return [[p["tile"], p["at"][0], p["at"][1], p["rot"]] for p in DEFAULT_LAYOUT]
+
+
+def random_layout(rng: Rng) -> list:
+    """A random arrangement (Z1): the Start tile in the middle, the six others grown one by one onto random
+    free lattice cells touching the shape so far, each turned at random. Sleep tiles may not touch the Start
+    tile. Arrangements that break Z1 connectivity are drawn again (none can with these tiles; the check
+    guards future tile designs); after 200 failed draws the default layout is used."""
+    for _ in range(200):
+        order = [t for t in TILES if t != START_TILE]
+        rng.shuffle(order)
+        placed = {(0, 0): START_TILE}
+        layout = [[START_TILE, 0, 0, rng.below(6)]]
+        ok = True
+        for tile in order:
+            free = sorted({cell for at in placed for cell in neighbours(*at) if cell not in placed})
+            if tile in SLEEP_TILES:
+                free = [c for c in free if c not in neighbours(0, 0)]
+            if not free:
+                ok = False
+                break
+            cell = rng.choice(free)
+            placed[cell] = tile
+            layout.append([tile, cell[0], cell[1], rng.below(6)])
+        if ok and board_for(layout_key(layout)).connected():
+            return layout
+    return default_layout()
+
+
+def board_of(state: State) -> Board:
+    return board_for(layout_key(state["layout"]))
+
+
+# ----- small helpers on the state ---------------------------------------------------------------------------
+def option(state: State, name: str) -> bool:
+    return bool(state["options"].get(name))
+
+
+def transfer(state: State, giver: str | None, taker: str | None, amount: int) -> int:
+    """Move up to ``amount`` gems (None is the bank); returns how many moved. All 27 stay accounted for."""
+    have = state["bank"] if giver is None else state["gems"][giver]
+    n = max(0, min(amount, have))
+    if giver is None:
+        state["bank"] -= n
+    else:
+        state["gems"][giver] -= n
+    if taker is None:
+        state["bank"] += n
+    else:
+        state["gems"][taker] += n
+    if taker is not None and n and option(state, "lucky") and state["gems"][taker] >= LUCKY_WIN:
+        win(state, taker, "lucky")
+    return n
+
+
+def win(state: State, seat: str, reason: str) -> None:
+    if state["winner"] is None:
+        state["winner"], state["reason"], state["phase"] = seat, reason, "over"
+
+
+def over(state: State) -> bool:
+    return state["winner"] is not None
+
+
+def crossing_cost(state: State, kind: str) -> int | None:
+    """Gems needed to cross a border of this kind, or None if it cannot be crossed (Z3, Z8 Bribery)."""
+    if kind == "open":
+        return 0
+    if kind == "toll":
+        return 1
+    return HOSTILE_BRIBE if option(state, "bribery") else None
+
+
+def can_cross(state: State, seat: str, kind: str) -> bool:
+    cost = crossing_cost(state, kind)
+    return cost is not None and state["gems"][seat] >= cost
+
+
+def roll_die(rng: Rng, lucky: int) -> int:
+    """Z5: a die showing the lucky number is rolled again until it does not."""
+    face = rng.die()
+    while face == lucky:
+        face = rng.die()
+    return face
+
+
+def roll_value(state: State, roll: dict) -> int:
+    """Z5: the wish if at least that many dice show it, else 0; Bumpers adds 1 (Z8)."""
+    wish = roll["wish"]
+    value = wish if sum(1 for f in roll["faces"] if f == wish) >= wish else 0
+    return value + 1 if option(state, "bumpers") else value
+
+
+def parse_int(word: str, lo: int, hi: int, what: str) -> int:
+    if not word.isdigit() or not lo <= int(word) <= hi:
+        raise IllegalAction(f"{what} must be a number from {lo} to {hi}.")
+    return int(word)
+
+
+# ----- the game ----------------------------------------------------------------------------------------------
+class Wurrm(Game):
+    key = "wurrm"
+    title = "WURRM World"
+    min_players = 2
+    max_players = 6
+    options = {"board": "default", **{v: False for v in VARIANTS}}
+    option_choices = {"board": ["default", "random"], **{v: [False, True] for v in VARIANTS}}
+
+    # ----- setup -------------------------------------------------------------------------------------------
+    def setup(self, state: State, rng: Rng) -> None:
+        seats = state["seats"]
+        layout = random_layout(rng) if state["options"]["board"] == "random" else default_layout()
+        state.update(
+            layout=layout,
+            phase="place",
+            actor=seats[0],
+            turn=seats[0],
+            order=list(seats),
+            positions={s: None for s in seats},
+            gems={s: 0 for s in seats},
+            bank=BANK,
+            lucky={s: 1 for s in seats},
+            roll=None,
+            last_roll=None,
+            move=None,
+            bumping=[],
+            bumped=[],
+            effects=[],
+            attack=None,
+            petition=None,
+            turns={s: 0 for s in seats},
+            winner=None,
+            reason=None,
+            last={"seat": None, "action": None, "text": "The avatars wait at the Start tile.", "spaces": []},
+        )
+
+    # ----- who acts, and what they may do -----------------------------------------------------------------
+    def to_act(self, state: State) -> list[str]:
+        if over(state):
+            return []
+        if state["phase"] == "vote":
+            return [s for s in state["seats"] if s not in state["petition"]["votes"]]
+        return [state["actor"]]
+
+    def waiting_message(self, state: State, seat: str) -> str:
+        if state["phase"] == "vote" and seat in state["petition"]["votes"]:
+            return "You have already voted; waiting for the others."
+        return "It is not your turn."
+
+    def legal_actions(self, state: State, seat: str) -> list[str]:
+        if seat not in self.to_act(state):
+            return []
+        return getattr(self, f"_legal_{state['phase']}")(state, seat)
+
+    def _legal_place(self, state, seat):
+        board = board_of(state)
+        taken = set(state["positions"].values())
+        return [f"place {sid}" for sid in board.starts if sid not in taken]
+
+    def _legal_lucky(self, state, seat):
+        return [f"lucky {n}" for n in range(1, 5)]
+
+    def _legal_wish(self, state, seat):
+        return [f"wish {n}" for n in range(1, 7)]
+
+    def _legal_reroll(self, state, seat):
+        roll = state["roll"]
+        actions = [f"toggle {k}" for k in range(1, DICE + 1)]
+        if any(roll["marked"]):
+            if not roll["free_used"]:
+                actions.append("reroll")
+            elif state["gems"][seat] >= 1:
+                actions.append("pay reroll")
+        actions.append("stop")
+        return actions
+
+    def _legal_move(self, state, seat):
+        return [f"move {d}" for d in self.steps(state, seat)]
+
+    def _legal_bump(self, state, seat):
+        return [f"bump {d}" for d in self.bump_steps(state, state["bumping"][0])]
+
+    def _legal_target(self, state, seat):
+        return [f"attack {s}" for s in state["seats"] if s != seat]
+
+    def _legal_bribe(self, state, seat):
+        return [f"bribe {n}" for n in range(1, state["gems"][seat] + 1)] + ["no bribe"]
+
+    def _legal_answer(self, state, seat):
+        return ["accept", "refuse"]
+
+    def _legal_petition(self, state, seat):
+        return [f"petition {s}" for s in self.petition_targets(state, seat)]
+
+    def _legal_ask(self, state, seat):
+        return [f"ask {n}" for n in range(1, state["gems"][state["petition"]["target"]] + 1)]
+
+    def _legal_vote(self, state, seat):
+        return ["vote yes", "vote no"]
+
+    def steps(self, state: State, seat: str) -> dict[str, str]:
+        """Z5/Z3: the directions the mover may step now, in reading order → the space it would enter."""
+        board = board_of(state)
+        here = state["positions"][seat]
+        visited = set(state["move"]["visited"])
+        out = {}
+        for d in DIRECTION_ORDER:
+            link = board.links[here].get(d)
+            if link and link[0] not in visited and can_cross(state, seat, link[1]):
+                out[d] = link[0]
+        return out
+
+    def bump_steps(self, state: State, seat: str) -> dict[str, str]:
+        """Z7: where the mover may push ``seat``: through borders it can pay for, not onto the mover, not onto
+        an avatar already bumped this turn."""
+        board = board_of(state)
+        here = state["positions"][seat]
+        blocked = {state["positions"][state["turn"]]}
+        blocked |= {state["positions"][s] for s in state["bumped"]}
+        out = {}
+        for d in DIRECTION_ORDER:
+            link = board.links[here].get(d)
+            if link and link[0] not in blocked and can_cross(state, seat, link[1]):
+                out[d] = link[0]
+        return out
+
+    def petition_targets(self, state: State, seat: str) -> list[str]:
+        return [s for s in state["seats"] if s != seat and state["gems"][s] > 0]
+
+    # ----- playing -----------------------------------------------------------------------------------------
+    def play(self, state: State, seat: str, action: str) -> None:
+        words = action.split()
+        # Seats are case-sensitive names; every other word is matched in lower case.
+        keep_case = state["phase"] in ("target", "petition")
+        words = [w if keep_case and i == 1 else w.lower() for i, w in enumerate(words)]
+        handler = getattr(self, f"_play_{state['phase']}")
+        handler(state, seat, words)
+
+    def _record(self, state: State, seat: str, action: str, text: str, spaces=()) -> None:
+        state["last"] = {"seat": seat, "action": action, "text": text, "spaces": list(spaces)}
+
+    def _expect(self, words: list[str], *forms: str) -> None:
+        if not words or words[0] not in {f.split()[0] for f in forms}:
+            raise IllegalAction("Now: " + ", ".join(forms) + ".")
+
+    # placing ---------------------------------------------------------------------------------------------
+    def _play_place(self, state, seat, words):
+        self._expect(words, "place SPACE")
+        if len(words) != 2 or f"place {words[1]}" not in self._legal_place(state, seat):
+            raise IllegalAction("Place your avatar on a free Start space, e.g. " + self._legal_place(state, seat)[0]
+                                + ".")
+        sid = words[1]
+        state["positions"][seat] = sid
+        took = transfer(state, None, seat, board_of(state).spaces[sid]["gems"])
+        self._record(state, seat, f"place {sid}", f"{seat} starts on {sid} and takes {plural(took, 'gem')}.",
+                     [sid])
+        unplaced = [s for s in state["order"] if state["positions"][s] is None]
+        if unplaced:
+            state["actor"] = unplaced[0]
+        else:
+            self._begin_turn(state, state["order"][0])
+
+    # rolling ---------------------------------------------------------------------------------------------
+    def _begin_turn(self, state, seat):
+        state.update(phase="lucky", actor=seat, turn=seat, roll=None, move=None, bumping=[], bumped=[],
+                     effects=[], attack=None, petition=None)
+
+    def _start_roll(self, state, roller, purpose, target=None):
+        rng = Rng(state)
+        lucky = state["lucky"][roller]
+        state["roll"] = {"roller": roller, "purpose": purpose, "target": target, "lucky": lucky,
+                         "faces": [roll_die(rng, lucky) for _ in range(DICE)], "wish": None,
+                         "marked": [False] * DICE, "free_used": False, "paid": 0}
+        state["phase"], state["actor"] = "wish", roller
+
+    def _play_lucky(self, state, seat, words):
+        self._expect(words, "lucky 1-4")
+        if len(words) != 2:
+            raise IllegalAction("Choose your lucky number: lucky 1, lucky 2, lucky 3 or lucky 4.")
+        n = parse_int(words[1], 1, 4, "Your lucky number")
+        state["lucky"][seat] = n
+        state["turns"][seat] += 1
+        self._start_roll(state, seat, "move")
+        self._record(state, seat, f"lucky {n}",
+                     f"{seat} picks lucky number {n} and rolls {faces_text(state['roll']['faces'])}.")
+
+    def _play_wish(self, state, seat, words):
+        self._expect(words, "wish 1-6")
+        if len(words) != 2:
+            raise IllegalAction("Make a wish from 1 to 6, e.g. wish 2.")
+        n = parse_int(words[1], 1, 6, "A wish")
+        roll = state["roll"]
+        roll["wish"] = n
+        roll["marked"] = [f != n for f in roll["faces"]]
+        state["phase"] = "reroll"
+        have = sum(1 for f in roll["faces"] if f == n)
+        self._record(state, seat, f"wish {n}", f"{seat} wishes for {n} ({have} of {n} showing).")
+
+    def _play_reroll(self, state, seat, words):
+        roll = state["roll"]
+        action = " ".join(words)
+        if len(words) == 2 and words[0] == "toggle":
+            k = parse_int(words[1], 1, DICE, "A die")
+            roll["marked"][k - 1] = not roll["marked"][k - 1]
+            verb = "marks" if roll["marked"][k - 1] else "keeps"
+            self._record(state, seat, f"toggle {k}", f"{seat} {verb} die {k}.")
+            return
+        if action in ("reroll", "pay reroll"):
+            if not any(roll["marked"]):
+                raise IllegalAction("Mark at least one die to reroll first (toggle N).")
+            if action == "reroll":
+                if roll["free_used"]:
+                    raise IllegalAction("The free reroll is used; say 'pay reroll' to reroll for a gem.")
+            else:
+                if not roll["free_used"]:
+                    raise IllegalAction("Use your free reroll first: say 'reroll'.")
+                if state["gems"][seat] < 1:
+                    raise IllegalAction("A paid reroll costs a gem, and you have none.")
+                transfer(state, seat, None, 1)
+                roll["paid"] += 1
+            roll["free_used"] = True
+            rng = Rng(state)
+            dice = [k for k in range(DICE) if roll["marked"][k]]
+            for k in dice:
+                roll["faces"][k] = roll_die(rng, roll["lucky"])
+            roll["marked"] = [f != roll["wish"] for f in roll["faces"]]
+            paid = " for a gem" if action == "pay reroll" else ""
+            self._record(state, seat, action, f"{seat} rerolls {plural(len(dice), 'die', 'dice')}{paid}: "
+                         f"{faces_text(roll['faces'])}.")
+            return
+        if action == "stop":
+            self._finish_roll(state, seat)
+            return
+        raise IllegalAction("Now: toggle 1-6 to mark dice, reroll, pay reroll, or stop.")
+
+    def _finish_roll(self, state, seat):
+        roll = state["roll"]
+        value = roll_value(state, roll)
+        state["last_roll"] = {**roll, "value": value}
+        state["roll"] = None
+        came = "comes true" if value and roll_value_raw(roll) else "fails"
+        if roll["purpose"] == "move":
+            text = f"{seat} stops: wish {roll['wish']} {came}, value {value}."
+            self._record(state, seat, "stop", text)
+            self._start_move(state, seat, value)
+        else:
+            self._resolve_attack(state, seat, roll["target"], value, came)
+
+    # moving ----------------------------------------------------------------------------------------------
+    def _start_move(self, state, seat, value):
+        if value == 0:
+            self._end_turn(state)
+            return
+        state["move"] = {"value": value, "left": value, "visited": [state["positions"][seat]]}
+        state["phase"], state["actor"] = "move", seat
+        if not self.steps(state, seat):
+            # Decided: a move that cannot take its first step lands nowhere (the avatar never left).
+            state["last"]["text"] += f" {seat} has no way to move."
+            self._end_turn(state)
+
+    def _play_move(self, state, seat, words):
+        self._expect(words, "move DIRECTION")
+        options = self.steps(state, seat)
+        if len(words) != 2 or words[1] not in options:
+            raise IllegalAction("You can move " + ", ".join(options) + "." if options else "No step is possible.")
+        d = words[1]
+        board = board_of(state)
+        here = state["positions"][seat]
+        there, kind = board.links[here][d]
+        paid = transfer(state, seat, None, crossing_cost(state, kind))
+        state["positions"][seat] = there
+        mv = state["move"]
+        mv["visited"].append(there)
+        mv["left"] -= 1
+        notes = [f"pays {plural(paid, 'gem')} at a {kind} border"] if paid else []
+        notes += self._touch(state, seat, there, moving=True)
+        text = f"{seat} moves {d} to {there}" + ("; " + ", ".join(notes) if notes else "") + "."
+        self._record(state, seat, f"move {d}", text, mv["visited"])
+        if over(state):
+            return
+        if mv["left"] > 0 and board.spaces[there]["type"] != "end" and self.steps(state, seat):
+            return
+        if mv["left"] > 0 and board.spaces[there]["type"] != "end":
+            state["last"]["text"] += f" No step remains: {seat} stops."
+        self._land(state, seat)
+
+    def _touch(self, state, seat, sid, moving: bool) -> list[str]:
+        """Z2 touch effects of entering ``sid`` (and Reverse, Z8). Returns notes for the log."""
+        kind = board_of(state).spaces[sid]["type"]
+        notes = []
+        if kind == "gem":
+            got = transfer(state, None, seat, 2 if option(state, "bribery") else 1)
+            notes.append(f"takes {plural(got, 'gem')}" if got else "finds the bank empty")
+        elif kind == "sleep":
+            win(state, seat, "sleep")
+            notes.append("falls asleep. Good night!")
+        elif kind == "end" and moving:
+            notes.append("must end the turn here")
+        elif kind == "attack" and option(state, "reverse"):
+            state["order"].reverse()
+            notes.append("reverses the turn order")
+        return notes
+
+    def _land(self, state, seat):
+        """The move is over: bump whoever is here (Z7), then resolve land effects."""
+        here = state["positions"][seat]
+        state["move"]["left"] = 0
+        if board_of(state).spaces[here]["type"] == "attack":
+            state["effects"].append(seat)
+        state["bumping"] = [s for s in state["order"] if s != seat and state["positions"][s] == here]
+        self._continue_bumps(state)
+
+    # bumping ---------------------------------------------------------------------------------------------
+    def _continue_bumps(self, state):
+        """Skip occupants that cannot be pushed anywhere (they stay), then ask the mover or move on."""
+        while state["bumping"] and not self.bump_steps(state, state["bumping"][0]):
+            stuck = state["bumping"].pop(0)
+            state["last"]["text"] += f" {stuck} cannot be bumped anywhere and stays."
+        if state["bumping"]:
+            state["phase"], state["actor"] = "bump", state["turn"]
+        else:
+            self._next_effect(state)
+
+    def _play_bump(self, state, seat, words):
+        self._expect(words, "bump DIRECTION")
+        victim = state["bumping"][0]
+        options = self.bump_steps(state, victim)
+        if len(words) != 2 or words[1] not in options:
+            raise IllegalAction(f"You can bump {victim} " + ", ".join(options) + ".")
+        d = words[1]
+        here = state["positions"][victim]
+        there, kind = board_of(state).links[here][d]
+        paid = transfer(state, victim, None, crossing_cost(state, kind))
+        state["positions"][victim] = there
+        state["bumped"].append(victim)
+        state["bumping"].pop(0)
+        notes = [f"pays {plural(paid, 'gem')} at a {kind} border"] if paid else []
+        notes += self._touch(state, victim, there, moving=False)
+        self._record(state, seat, f"bump {d}", f"{seat} bumps {victim} {d} to {there}"
+                     + ("; " + victim + " " + ", ".join(notes) if notes else "") + ".", [here, there])
+        if over(state):
+            return
+        if board_of(state).spaces[there]["type"] == "attack":
+            state["effects"].append(victim)
+        # Z7 chains: whoever was already there is pushed next, before anyone queued earlier.
+        pushed = [s for s in state["order"] if s not in (victim, state["turn"]) and state["positions"][s] == there
+                  and s not in state["bumped"]]
+        state["bumping"] = pushed + state["bumping"]
+        self._continue_bumps(state)
+
+    # attacks and petitions -------------------------------------------------------------------------------
+    def _next_effect(self, state):
+        """Resolve the queued Attack-space landings in order, then end the turn."""
+        while state["effects"]:
+            seat = state["effects"].pop(0)
+            if option(state, "petition"):
+                if self.petition_targets(state, seat):
+                    state["petition"] = {"petitioner": seat, "target": None, "amount": None, "votes": {},
+                                         "result": None}
+                    state["phase"], state["actor"] = "petition", seat
+                    return
+                state["last"]["text"] += f" Nobody else has gems: {seat} cannot petition."
+                continue
+            state["attack"] = {"attacker": seat, "target": None, "offer": None}
+            state["phase"], state["actor"] = "target", seat
+            return
+        self._end_turn(state)
+
+    def _play_target(self, state, seat, words):
+        self._expect(words, "attack PLAYER")
+        if len(words) != 2 or words[1] not in state["seats"] or words[1] == seat:
+            raise IllegalAction("Choose another player to rob: " + ", ".join(self._legal_target(state, seat)) + ".")
+        target = words[1]
+        state["attack"]["target"] = target
+        if option(state, "bribery") and state["gems"][target] > 0:
+            state["phase"], state["actor"] = "bribe", target
+            self._record(state, seat, f"attack {target}", f"{seat} attacks {target}, who may offer a bribe.")
+            return
+        self._start_roll(state, seat, "attack", target)
+        self._record(state, seat, f"attack {target}",
+                     f"{seat} attacks {target} and rolls {faces_text(state['roll']['faces'])}.")
+
+    def _play_bribe(self, state, seat, words):
+        action = " ".join(words)
+        attacker = state["attack"]["attacker"]
+        if action == "no bribe":
+            self._start_roll(state, attacker, "attack", seat)
+            self._record(state, seat, action, f"{seat} offers no bribe; {attacker} rolls "
+                         f"{faces_text(state['roll']['faces'])}.")
+            return
+        if len(words) != 2 or words[0] != "bribe":
+            raise IllegalAction("Offer a bribe (bribe N, up to all your gems) or say 'no bribe'.")
+        n = parse_int(words[1], 1, max(1, state["gems"][seat]), "A bribe")
+        if n > state["gems"][seat]:
+            raise IllegalAction("You cannot offer more gems than you hold.")
+        state["attack"]["offer"] = n
+        state["phase"], state["actor"] = "answer", attacker
+        self._record(state, seat, f"bribe {n}", f"{seat} offers {attacker} {plural(n, 'gem')} not to attack.")
+
+    def _play_answer(self, state, seat, words):
+        self._expect(words, "accept", "refuse")
+        target, offer = state["attack"]["target"], state["attack"]["offer"]
+        if words == ["accept"]:
+            got = transfer(state, target, seat, offer)
+            self._record(state, seat, "accept", f"{seat} accepts {plural(got, 'gem')} from {target} "
+                         "and leaves them alone.")
+            state["attack"] = None
+            if not over(state):
+                self._next_effect(state)
+            return
+        if words != ["refuse"]:
+            raise IllegalAction("Say 'accept' or 'refuse'.")
+        self._start_roll(state, seat, "attack", target)
+        self._record(state, seat, "refuse", f"{seat} refuses the bribe and rolls "
+                     f"{faces_text(state['roll']['faces'])}.")
+
+    def _resolve_attack(self, state, seat, target, value, came):
+        """Z6: success robs the value (up to what the target holds); failure gives all your gems away."""
+        if value > 0:
+            got = transfer(state, target, seat, value)
+            text = f"{seat} stops: wish {came}, robbing {plural(got, 'gem')} from {target}. Naughty!"
+        else:
+            got = transfer(state, seat, target, state["gems"][seat])
+            text = f"{seat} stops: wish fails, giving all {plural(got, 'gem')} to {target}. Karma!"
+        self._record(state, seat, "stop", text)
+        state["attack"] = None
+        if not over(state):
+            self._next_effect(state)
+
+    def _play_petition(self, state, seat, words):
+        self._expect(words, "petition PLAYER")
+        targets = self.petition_targets(state, seat)
+        if len(words) != 2 or words[1] not in targets:
+            raise IllegalAction("Petition against a player who holds gems: " + ", ".join(targets) + ".")
+        state["petition"]["target"] = words[1]
+        state["phase"] = "ask"
+        self._record(state, seat, f"petition {words[1]}", f"{seat} petitions against {words[1]}.")
+
+    def _play_ask(self, state, seat, words):
+        self._expect(words, "ask N")
+        target = state["petition"]["target"]
+        if len(words) != 2:
+            raise IllegalAction("Ask for a number of gems, e.g. ask 2.")
+        n = parse_int(words[1], 1, state["gems"][target], "The amount")
+        state["petition"]["amount"] = n
+        state["phase"], state["actor"] = "vote", None
+        self._record(state, seat, f"ask {n}", f"{seat} asks the table for {plural(n, 'gem')} from {target}. "
+                     "Everybody votes.")
+
+    def _play_vote(self, state, seat, words):
+        if words not in (["vote", "yes"], ["vote", "no"]):
+            raise IllegalAction("Vote with 'vote yes' or 'vote no'.")
+        pet = state["petition"]
+        pet["votes"][seat] = words[1] == "yes"
+        # The vote stays secret until everyone has voted, so the log says only that a vote was cast.
+        self._record(state, seat, "vote", f"{seat} votes.")
+        if len(pet["votes"]) < len(state["seats"]):
+            return
+        yes = sum(pet["votes"].values())
+        no = len(pet["votes"]) - yes
+        tally = ", ".join(f"{s} {'yes' if pet['votes'][s] else 'no'}" for s in state["seats"])
+        petitioner, target = pet["petitioner"], pet["target"]
+        if yes > no:
+            got = transfer(state, target, petitioner, pet["amount"])
+            outcome = f"passes: {petitioner} takes {plural(got, 'gem')} from {target}"
+        else:
+            outcome = f"fails: {petitioner}'s turn ends" if petitioner == state["turn"] else "fails"
+        state["last"]["text"] = f"{seat} votes. The petition {outcome} ({tally})."
+        state["last"]["votes"] = dict(pet["votes"])
+        state["petition"] = None
+        if not over(state):
+            self._next_effect(state)
+
+    # ending a turn ---------------------------------------------------------------------------------------
+    def _end_turn(self, state):
+        order = state["order"]
+        nxt = order[(order.index(state["turn"]) + 1) % len(order)]
+        self._begin_turn(state, nxt)
+
+    # ----- reading the game ---------------------------------------------------------------------------------
+    def view(self, state: State, viewer: str | None) -> dict:
+        board = board_of(state)
+        pet = state["petition"]
+        v = {
+            "to_act": self.to_act(state),
+            "seats": list(state["seats"]),
+            "last": json.loads(json.dumps(state["last"])),
+            "phase": state["phase"],
+            "turn": state["turn"],
+            "actor": None if state["phase"] in ("vote", "over") else state["actor"],
+            "options": dict(state["options"]),
+            "tiles": [dict(t) for t in board.tiles],
+            "spaces": [{"id": sp["id"], "tile": sp["tile"], "type": sp["type"], "q": sp["q"], "r": sp["r"],
+                        **({"gems": sp["gems"]} if sp["type"] == "start" else {})}
+                       for sp in board.spaces.values()],
+            "borders": [{"a": a, "b": b, "kind": kind} for a, b, kind in
+                        sorted((*sorted(pair), kind) for pair, kind in board.borders.items())],
+            "positions": dict(state["positions"]),
+            "gems": dict(state["gems"]),
+            "bank": state["bank"],
+            "lucky": dict(state["lucky"]),
+            "order": list(state["order"]),
+            "dice": self._dice_view(state["roll"]),
+            "last_roll": self._dice_view(state["last_roll"]),
+            "move": None,
+            "bumping": state["bumping"][0] if state["phase"] == "bump" else None,
+            "bump_options": {},
+            "bumped": list(state["bumped"]),
+            "attack": dict(state["attack"]) if state["attack"] else None,
+            "petition": None,
+            "distance": self._distances(state, board),
+            "turns": dict(state["turns"]),
+            "winner": state["winner"],
+            "reason": state["reason"],
+            "result": self.result(state),
+        }
+        if state["move"] is not None:
+            mv = state["move"]
+            v["move"] = {"value": mv["value"], "left": mv["left"], "path": list(mv["visited"]),
+                         "options": self.steps(state, state["turn"]) if state["phase"] == "move" else {}}
+        if state["phase"] == "bump":
+            v["bump_options"] = self.bump_steps(state, state["bumping"][0])
+        if pet is not None:
+            v["petition"] = {"petitioner": pet["petitioner"], "target": pet["target"], "amount": pet["amount"],
+                             "voted": {s: s in pet["votes"] for s in state["seats"]}}
+            if viewer in pet["votes"]:
+                v["petition"]["my_vote"] = "yes" if pet["votes"][viewer] else "no"
+        return v
+
+    def _dice_view(self, roll: dict | None) -> dict | None:
+        if roll is None:
+            return None
+        wish = roll["wish"]
+        return {"roller": roll["roller"], "purpose": roll["purpose"], "target": roll["target"],
+                "lucky": roll["lucky"], "faces": list(roll["faces"]), "wish": wish,
+                "marked": list(roll["marked"]),
+                "counting": [i for i, f in enumerate(roll["faces"]) if wish is not None and f == wish],
+                "free_used": roll["free_used"], "paid": roll["paid"], "value": roll.get("value")}
+
+    def _distances(self, state, board):
+        dist = board.distances_to_sleep()
+        return {s: (dist.get(p) if p is not None else None) for s, p in state["positions"].items()}
+
+    def result(self, state: State) -> dict | None:
+        if not over(state):
+            return None
+        return {"winners": [state["winner"]], "scores": dict(state["gems"]), "reason": state["reason"],
+                "turns": dict(state["turns"]), "positions": dict(state["positions"])}
+
+    def describe(self, before: State, seat: str, action: str, after: State) -> str:
+        return after["last"]["text"]
+
+
+def roll_value_raw(roll: dict) -> bool:
+    """Whether the wish came true (before Bumpers)."""
+    return sum(1 for f in roll["faces"] if f == roll["wish"]) >= roll["wish"]
+
+
+def faces_text(faces: list[int]) -> str:
+    return " ".join(str(f) for f in faces)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+GAME = register(Wurrm())

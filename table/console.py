@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from pathlib import Path
 
 from engine import GAMES
 
 from .replies import Private, Reply, User, Where
-from .service import TableService, parse_option
+from .service import TableService, describe_settings, parse_option
 
 SPEAKER = re.compile(r"^(?P<user>[^\s@/]+)@(?P<channel>[^\s/]+)\s+(?P<rest>/.*)$")
 OPTION = re.compile(r"^([a-z_]+):(.*)$")
@@ -36,6 +37,12 @@ HELP = """Commands (as in Discord):
   /game actions                             list your legal actions now
   /game status | /game hand                 the table (public) | your private view
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes]
+  /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
+  /game skip player:<user> | /game remove player:<user>   past the turn deadline
+  /games | /mygames | /stats [user:<user>] | /leaderboard game:<key>
+  /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
+  /notify direct_messages:on|off
+  /wait hours:<N>                            let time pass (reminders and deadlines fire)
   /help | /quit"""
 
 
@@ -64,9 +71,24 @@ def parse(line: str, last: tuple[str, str] | None):
     return user, channel, words, options
 
 
+class ConsoleClock:
+    """The real time plus whatever `/wait` added, so reminders and deadlines can be tried at once."""
+
+    def __init__(self):
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/settings", "/notify", "/wait")
+
+
 class Console:
     def __init__(self, service: TableService, out_dir: str | Path = "out", write=print):
         self.service = service
+        self.clock = service.clock if isinstance(service.clock, ConsoleClock) else ConsoleClock()
+        service.clock = self.clock
         self.out = Path(out_dir)
         self.write = write
         self.last: tuple[str, str] | None = None
@@ -96,7 +118,10 @@ class Console:
 
     async def dispatch(self, user: User, where: Where, words: list[str], options: dict[str, str]) -> Reply:
         svc = self.service
-        if not words or words[0] != "/game" or len(words) < 2:
+        top = words[0] if words else ""
+        if top in TOP_LEVEL:
+            return await getattr(self, "cmd_" + top[1:])(user, where, options)
+        if top != "/game" or len(words) < 2:
             return Reply.fail(user.id, "Unknown command. Try `/help`.")
         sub = words[1]
         if sub == "new":
@@ -154,7 +179,79 @@ class Console:
             return Reply(private=[Private(user.id, text)])
         if sub == "abandon":
             return await svc.abandon(where, user, confirm=options.get("confirm", "").lower() in ("yes", "true"))
+        if sub == "undo":
+            return await svc.undo(where, user)
+        if sub == "replay":
+            return await svc.replay(where, user)
+        if sub == "export":
+            return await svc.export(where, user)
+        if sub in ("skip", "remove"):
+            if not options.get("player"):
+                return Reply.fail(user.id, f"Use `/game {sub} player:<user>`.")
+            return await getattr(svc, sub)(where, user, options["player"])
         return Reply.fail(user.id, f"Unknown command `/game {sub}`. Try `/help`.")
+
+    # ----- the commands outside /game ---------------------------------------------------------------------
+    async def cmd_games(self, user, where, options) -> Reply:
+        rows = await self.service.games_here(where.guild)
+        lines = [f"{g['title']} in #{g['channel']}: " + (
+            "in the lobby" if g["status"] == "lobby" else "waiting for " + ", ".join(
+                g["names"].get(s, s) for s in g["waiting"])) for g in rows]
+        return Reply(private=[Private(user.id, "\n".join(lines) or "No games going on.")])
+
+    async def cmd_mygames(self, user, where, options) -> Reply:
+        rows = await self.service.my_turns(user)
+        text = "Your move in: " + ", ".join(f"{g['title']} (#{g['channel']})" for g in rows) if rows \
+            else "No game is waiting for you."
+        return Reply(private=[Private(user.id, text)])
+
+    async def cmd_stats(self, user, where, options) -> Reply:
+        who = options.get("user", user.id)
+        st = await self.service.stats(who)
+        rows = [f"{GAMES[k].title if k in GAMES else k}: {r.wins} won, {r.losses} lost of {r.played}"
+                + (f", {r.abandoned} abandoned" if r.abandoned else "") for k, r in sorted(st.by_game.items())]
+        return Reply(private=[Private(user.id, f"{who}: " + ("; ".join(rows) or "no games yet."))])
+
+    async def cmd_leaderboard(self, user, where, options) -> Reply:
+        key = options.get("game", "")
+        if key not in GAMES:
+            return Reply.fail(user.id, "Use `/leaderboard game:<key>` (" + ", ".join(sorted(GAMES)) + ").")
+        board = await self.service.leaderboard(key, where.guild)
+        lines = [f"{i + 1}. {name} — {r.wins} won of {r.played}" for i, (_, name, r) in enumerate(board[:10])]
+        return Reply(private=[Private(user.id, "\n".join(lines) or "Nobody has finished a game yet.")])
+
+    async def cmd_settings(self, user, where, options) -> Reply:
+        if not options:
+            return Reply(private=[Private(user.id, describe_settings(await self.service.settings(where.guild)))])
+        changes = {}
+        for name, value in options.items():
+            key = "deadline_action" if name == "past_deadline" else name
+            if key in ("threads", "mention"):
+                changes[key] = value.lower() in ("on", "yes", "true", "1")
+            else:
+                changes[key] = value
+        # at the console everyone manages the (imaginary) server
+        return await self.service.change_settings(where.guild, user, True, **changes)
+
+    async def cmd_notify(self, user, where, options) -> Reply:
+        value = options.get("direct_messages", "").lower()
+        if value not in ("on", "off"):
+            return Reply.fail(user.id, "Use `/notify direct_messages:on` or `off`.")
+        return await self.service.set_notify(user, value == "on")
+
+    async def cmd_wait(self, user, where, options) -> Reply:
+        try:
+            hours = float(options.get("hours", ""))
+        except ValueError:
+            return Reply.fail(user.id, "Use `/wait hours:<N>`.")
+        if not 0 < hours <= 24 * 30:
+            return Reply.fail(user.id, "Wait between a moment and 30 days.")
+        self.clock.offset += hours * 3600
+        for notice in await self.service.due():
+            self.show(notice.channel, await notice.reply.render())
+            for dm in notice.dm:
+                self.write(f"[direct message to {dm.user}] {dm.text}")
+        return Reply(text=f"{hours:g} hours pass.")
 
     def _save(self, picture) -> str:
         self.out.mkdir(parents=True, exist_ok=True)

@@ -62,3 +62,32 @@ def test_bot_py_console_reads_a_script(tmp_path):
     assert "> alice@t /game status" in run.stdout
     assert "There is no game in this channel" in run.stdout
     assert "/game new game:<key>" in run.stdout
+
+
+async def test_console_waits_for_reminders_and_lists_games(tmp_path):
+    out = []
+    async with Store(tmp_path / "c.db") as store:
+        console = Console(TableService(store, render=False), tmp_path / "img", write=out.append)
+        script = """
+        alice@lobby /settings reminder_hours:2 deadline_hours:6
+        alice@lobby /game new game:pebbles
+        bob@lobby /game join
+        alice@lobby /game start
+        alice@lobby /game move action:bid 2
+        carol@lobby /games
+        bob@lobby /mygames
+        alice@lobby /wait hours:3
+        alice@lobby /wait hours:4
+        alice@lobby /game skip player:bob
+        alice@lobby /notify direct_messages:maybe
+        """
+        for line in script.splitlines():
+            assert await console.handle(line)
+    text = "\n".join(out)
+    assert "Reminders: every 2 h" in text
+    assert "Pebbles in #lobby: waiting for bob" in text
+    assert "[only bob sees] Your move in: Pebbles (#lobby)" in text
+    assert "⏰ Reminder: bob" in text
+    assert "has not played for" in text
+    assert "a computer played for them" in text
+    assert "Use `/notify direct_messages:on`" in text

@@ -266,6 +266,14 @@ class Console:
             self.write(f"  image: {self._save(reply.image)}")
         if reply.mention:
             self.write("  → " + " ".join(f"@{m}" for m in reply.mention))
+        turn = reply.turn if reply.ok else None
+        if turn is not None:
+            for seat, actions in turn.public_actions.items():
+                shown = " | ".join(turn.label(a) for a in actions[:30]) + (" | …" if len(actions) > 30 else "")
+                self.write(f"  buttons for {turn.names.get(seat, seat)}: {shown}")
+            if turn.private_seats:
+                who = ", ".join(turn.names.get(s, s) for s in turn.private_seats)
+                self.write(f"  🔒 {who}: choose privately (`/game actions` lists your choices)")
         for p in reply.private:
             self.write(f"[only {p.user} sees] {p.text}")
             if p.image:

@@ -957,7 +957,8 @@ class FakeDiscord:
     def _options(self, defs: list[dict], given: dict[str, Any], resolved: dict, focused: str | None) -> list[dict]:
         by_name = {d["name"]: d for d in defs}
         for d in defs:
-            if d.get("required") and d["name"] not in given and d["name"] != focused:
+            # while typing (autocomplete) Discord sends only the options filled in so far
+            if d.get("required") and d["name"] not in given and focused is None:
                 raise ValueError(f"required option {d['name']!r} missing (Discord would not send the command)")
         out = []
         for name, value in given.items():

@@ -1,0 +1,139 @@
+"""Each game through Discord (the fake): options in the lobby select, decisions by button, by private
+picker and by the game's own command, and nothing hidden in a public message."""
+
+import pytest
+
+from cogs.runner import TeahouseBot
+from engine import GAMES
+from table import Store, TableService
+from tests.fakediscord import FakeDiscord
+
+
+def make_bot(path):
+    store = Store(path)
+    return TeahouseBot(store, service=TableService(store))
+
+
+async def answer(r):
+    if r.callback_type == 6:
+        await r.wait_followups(1)
+        return r.followups[0]
+    if r.callback_type == 5:
+        await r.wait_completed()
+        return r.messages[-1]
+    return r.message
+
+
+async def open_and_start(fake, bot, key, players, options=None):
+    r = await fake.slash(players[0], "general", "game new", options={"game": key})
+    lobby = r.message
+    for name, value in (options or {}).items():
+        select = lobby.selects()[0]
+        r = await fake.select(players[0], lobby, select["custom_id"], [f"{name}={value}"])
+        lobby = await answer(r)
+        assert f"{name}: {value}" in lobby.content
+    for p in players[1:]:
+        await fake.click(p, lobby, label="Join")
+    return await answer(await fake.click(players[0], lobby, label="Start"))
+
+
+def public_texts(fake):
+    msgs = fake.messages("general", ephemeral=False)
+    return [m.content for m in msgs] + [b.get("label") or "" for m in msgs for b in m.buttons()] + \
+        [o["label"] for m in msgs for s in m.selects() for o in s.get("options", [])]
+
+
+async def test_lobby_option_select_is_for_the_host_only(tmp_path):
+    async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")):
+        r = await fake.slash("alice", "general", "game new", options={"game": "mywuxing"})
+        lobby = r.message
+        select = lobby.selects()[0]
+        r = await fake.select("bob", lobby, select["custom_id"], ["version=think"])
+        assert (await answer(r)).ephemeral and "Only the host" in (await answer(r)).content
+        r = await fake.select("alice", lobby, select["custom_id"], ["version=think"])
+        assert "version: think" in (await answer(r)).content
+
+
+async def test_wagara_secret_cards_are_chosen_privately(tmp_path):
+    async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")) as _:
+        started = await open_and_start(fake, None, "wagara", ["alice", "bob"])
+        labels = [b["label"] for b in started.buttons()]
+        assert "Choose (only you see it)" in labels and not any(lb.startswith("play") for lb in labels)
+        # the private picker: only the clicker's cards, ephemeral
+        r = await fake.click("alice", started, label="Choose (only you see it)")
+        picker = await answer(r)
+        assert picker.ephemeral
+        cards = [b for b in picker.buttons() if b["label"].startswith("play")]
+        assert len(cards) == 7
+        chosen = await answer(await fake.click("alice", picker, cards[4]["custom_id"]))
+        assert not chosen.ephemeral and "play 5" not in chosen.content
+        # Bob chooses by command; the autocomplete answers only him
+        ac = await fake.autocomplete("bob", "general", "wagara play", {"card": ""}, "card")
+        assert {c["value"] for c in ac.choices} == {"1", "2", "3", "4", "5", "6", "cloud"}
+        r = await fake.slash("bob", "general", "wagara play", options={"card": "cloud"})
+        revealed = await answer(r)
+        assert not revealed.ephemeral
+        # the choices were never public before both were made
+        for text in public_texts(fake)[:-1]:
+            assert "play 5" not in text and "plays 5" not in text
+    assert not fake.errors
+
+
+async def test_seikatsu_hand_never_reaches_a_public_message(tmp_path):
+    async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")) as _:
+        bot = None
+        started = await open_and_start(fake, bot, "seikatsu", ["alice", "bob"])
+        row_store = Store(tmp_path / "b.db")
+        await row_store.open()
+        row = await row_store.open_game(str(fake.channel("general").id))
+        game = GAMES["seikatsu"]
+        state = game.load(row.state)
+        seat = game.to_act(state)[0]
+        first = next(n for n in ("alice", "bob") if str(fake.user(n).id) == seat)
+        hand = game.view(state, seat)["hand"]
+        await row_store.close()
+        picker = await answer(await fake.click(first, started, label="Choose (only you see it)"))
+        assert picker.ephemeral and picker.attachments and picker.attachments[0].image().format == "PNG"
+        # the private view by command is ephemeral too
+        r = await fake.slash(first, "general", "game hand")
+        assert (await answer(r)).ephemeral
+        ac = await fake.autocomplete(first, "general", "seikatsu place", {"tile": ""}, "tile")
+        assert ac.choices
+        tile = ac.choices[0]["value"]
+        ac = await fake.autocomplete(first, "general", "seikatsu place", {"tile": tile, "space": ""}, "space")
+        r = await fake.slash(first, "general", "seikatsu place", options={"tile": tile, "space": ac.choices[0]["value"]})
+        placed = await answer(r)
+        assert not placed.ephemeral and "places" in placed.content
+        for text in public_texts(fake):
+            for t in hand:
+                name = t if isinstance(t, str) else " ".join(str(x) for x in t.values() if isinstance(x, str))
+                if name != tile and name != "koi":
+                    assert f"place {name}" not in text
+    assert not fake.errors
+
+
+async def test_wassamasaw_take_in_one_command(tmp_path):
+    async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")):
+        started = await open_and_start(fake, None, "wassamasaw", ["alice", "bob"])
+        first = next(n for n in ("alice", "bob") if f"<@{fake.user(n).id}>" in started.content)
+        ac = await fake.autocomplete(first, "general", "wassamasaw take", {"die": ""}, "die")
+        die = next(c["value"] for c in ac.choices)
+        ac = await fake.autocomplete(first, "general", "wassamasaw take", {"die": die, "cell": ""}, "cell")
+        if not ac.choices:
+            pytest.skip("that die can only be converted")
+        r = await fake.slash(first, "general", "wassamasaw take", options={"die": die, "cell": ac.choices[0]["value"]})
+        done = await answer(r)
+        assert not done.ephemeral and "takes" in done.content and f"places {die.split()[0]} at" in done.content
+        r = await fake.slash(first, "general", "wassamasaw take", options={"die": "fire 9"})
+        assert (await answer(r)).ephemeral
+    assert not fake.errors
+
+
+async def test_mywuxing_learn_reveal_by_button(tmp_path):
+    async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")):
+        started = await open_and_start(fake, None, "mywuxing", ["alice", "bob"], {"version": "learn"})
+        buttons = [b for b in started.buttons() if b["label"] in ("reveal", "Choose (only you see it)")]
+        assert buttons
+        r = await fake.slash("alice", "general", "mywuxing reveal")
+        assert (await answer(r)).content
+    assert not fake.errors

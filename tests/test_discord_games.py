@@ -101,7 +101,8 @@ async def test_seikatsu_hand_never_reaches_a_public_message(tmp_path):
         assert ac.choices
         tile = ac.choices[0]["value"]
         ac = await fake.autocomplete(first, "general", "seikatsu place", {"tile": tile, "space": ""}, "space")
-        r = await fake.slash(first, "general", "seikatsu place", options={"tile": tile, "space": ac.choices[0]["value"]})
+        space = ac.choices[0]["value"]
+        r = await fake.slash(first, "general", "seikatsu place", options={"tile": tile, "space": space})
         placed = await answer(r)
         assert not placed.ephemeral and "places" in placed.content
         for text in public_texts(fake):

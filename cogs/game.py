@@ -19,7 +19,6 @@ from .ui import NO_PINGS, content_of, file_of, label, mentions, who
 log = logging.getLogger("teahouse.discord")
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=k) for k, g in GAMES.items()][:25]
-APOLOGY = "Sorry, something went wrong on our side. The game is safe; please try again in a moment."
 
 
 def lobby_view(row) -> discord.ui.View:
@@ -156,13 +155,7 @@ class GameCog(commands.Cog):
                 pass
             log.exception("interaction failed (game %s, channel %s, user %s)", game_id, interaction.channel_id,
                           interaction.user.id)
-            try:
-                if interaction.response.is_done():
-                    await interaction.followup.send(APOLOGY, ephemeral=True)
-                else:
-                    await interaction.response.send_message(APOLOGY, ephemeral=True)
-            except discord.HTTPException:
-                pass
+            await ui.apologize(interaction)
 
     # ----- commands ----------------------------------------------------------------------------------------
     @game.command(name="new", description="Open a table for a game in this channel")

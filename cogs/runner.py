@@ -66,14 +66,7 @@ class TeahouseBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         log.error("command failed in channel %s", interaction.channel_id, exc_info=error)
-        text = "Sorry, something went wrong on our side. The game is safe; please try again in a moment."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        await ui.apologize(interaction)
 
     async def run_scheduler(self) -> None:
         """Reminders, deadlines and reaction windows: the timers live in the database, so a restart picks

@@ -32,6 +32,20 @@ PREFIX = "th"
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
 
 
+APOLOGY = "Sorry, something went wrong on our side. The game is safe; please try again in a moment."
+
+
+async def apologize(interaction: discord.Interaction) -> None:
+    """The short answer to an unexpected error (already logged): never a traceback, never silence."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(APOLOGY, ephemeral=True)
+        else:
+            await interaction.response.send_message(APOLOGY, ephemeral=True)
+    except discord.HTTPException:
+        pass
+
+
 def custom_id(kind: str, game_id: int, version: int = 0, arg: str = "") -> str:
     cid = f"{PREFIX}:{kind}:{game_id}:{version}:{arg}"
     if len(cid) > 100:

@@ -13,6 +13,8 @@ import math
 
 from PIL import Image
 
+from engine.elements import DESTROYS, ELEMENTS, FEEDS
+
 from . import register
 from .common import (
     ELEMENT_COLOURS,
@@ -31,10 +33,6 @@ from .common import (
     lighten,
     text_centered,
 )
-
-ELEMENTS = ("wood", "fire", "earth", "metal", "water")
-FEEDS = {"wood": "fire", "fire": "earth", "earth": "metal", "metal": "water", "water": "wood"}
-DESTROYS = {"water": "fire", "fire": "metal", "metal": "wood", "wood": "earth", "earth": "water"}
 
 CARD_COLOURS = {**ELEMENT_COLOURS, "dragon": (120, 60, 170), "star": (50, 44, 60)}
 CARD_NAMES = {"wood": "Wood", "fire": "Fire", "earth": "Earth", "metal": "Metal", "water": "Water",

@@ -596,7 +596,7 @@ class TableService:
                 notices.append(notice)
         return notices
 
-    async def _acting_humans(self, row: GameRow, game: Game, state) -> list[str]:
+    def _acting_humans(self, row: GameRow, game: Game, state) -> list[str]:
         humans = {s.user_id for s in row.seats if not s.is_bot}
         return [s for s in game.to_act(state) if s in humans]
 
@@ -604,7 +604,7 @@ class TableService:
         if row.version != timer.version:
             return None
         game, state = self._state(row)
-        acting = await self._acting_humans(row, game, state)
+        acting = self._acting_humans(row, game, state)
         if not acting:
             return None
         settings = await self.store.settings(row.guild)
@@ -628,7 +628,7 @@ class TableService:
         if row.version != timer.version:
             return None
         game, state = self._state(row)
-        absent = await self._acting_humans(row, game, state)
+        absent = self._acting_humans(row, game, state)
         if not absent:
             return None
         settings = await self.store.settings(row.guild)

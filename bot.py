@@ -62,7 +62,12 @@ def main(argv: list[str] | None = None) -> int:
 
     db = Path(args.db or os.getenv("TEAHOUSE_DB") or DEFAULT_DB)
     guild = os.getenv("DEV_GUILD_ID", "").strip() or None
-    return run_discord(token, db, dev_guild=guild)
+    try:
+        idle = float(os.getenv("IDLE_ABANDON_HOURS", "24"))
+    except ValueError:
+        print("IDLE_ABANDON_HOURS must be a number of hours.")
+        return 2
+    return run_discord(token, db, dev_guild=guild, idle_abandon_hours=idle)
 
 
 if __name__ == "__main__":

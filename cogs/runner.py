@@ -109,9 +109,10 @@ class TeahouseBot(commands.Bot):
         await self.store.close()
 
 
-async def serve(token: str, db_path: Path, dev_guild: str | None = None) -> int:
+async def serve(token: str, db_path: Path, dev_guild: str | None = None, idle_abandon_hours: float = 24) -> int:
     store = Store(db_path)
-    bot = TeahouseBot(store, dev_guild=dev_guild)
+    bot = TeahouseBot(store, dev_guild=dev_guild,
+                      service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600))
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -150,7 +151,7 @@ async def serve(token: str, db_path: Path, dev_guild: str | None = None) -> int:
     return code
 
 
-def run_discord(token: str, db_path: Path, dev_guild: str | None = None) -> int:
+def run_discord(token: str, db_path: Path, dev_guild: str | None = None, idle_abandon_hours: float = 24) -> int:
     if dev_guild and not dev_guild.isdigit():
         print(f"DEV_GUILD_ID must be a server id (a number), not {dev_guild!r}.")
         return 2
@@ -158,4 +159,4 @@ def run_discord(token: str, db_path: Path, dev_guild: str | None = None) -> int:
         print("DISCORD_TOKEN does not look like a bot token (three parts separated by dots). Copy it again from "
               "the Developer Portal: your application → Bot → Reset Token.")
         return 2
-    return asyncio.run(serve(token, db_path, dev_guild))
+    return asyncio.run(serve(token, db_path, dev_guild, idle_abandon_hours))

@@ -88,7 +88,7 @@ SLEEP_TILES = ("f", "g")
 
 # Direction names in the order of engine.hexgrid.DIRECTIONS, for pointy-top hexes (q grows east, r south).
 DIRECTION_NAMES = ("e", "ne", "nw", "w", "sw", "se")
-STEP = dict(zip(DIRECTION_NAMES, DIRECTIONS))
+STEP = dict(zip(DIRECTION_NAMES, DIRECTIONS, strict=True))
 # Offered in reading order, so a front end can lay them out as a 3 × 2 pad.
 DIRECTION_ORDER = ("nw", "ne", "w", "e", "sw", "se")
 
@@ -133,7 +133,7 @@ class Board:
         for k in range(6):
             dq, dr = DIRECTIONS[(k + rot) % 6]
             cells.append((cq + dq, cr + dr))
-        for index, (spec, (q, r)) in enumerate(zip([data["centre"], *data["ring"]], cells)):
+        for index, (spec, (q, r)) in enumerate(zip([data["centre"], *data["ring"]], cells, strict=True)):
             sid = f"{tile}{index}"
             if (q, r) in self.at:
                 raise ValueError(f"tiles overlap at {sid}")
@@ -188,29 +188,36 @@ def default_layout() -> list:
     return [[p["tile"], p["at"][0], p["at"][1], p["rot"]] for p in DEFAULT_LAYOUT]
 
 
+MIN_RACE = 9   # a random layout's nearest Sleep space is at least this many steps from every Start space
+
+
 def random_layout(rng: Rng) -> list:
-    """A random arrangement (Z1): the Start tile in the middle, the six others grown one by one onto random
-    free lattice cells touching the shape so far, each turned at random. Sleep tiles may not touch the Start
-    tile. Arrangements that break Z1 connectivity are drawn again (none can with these tiles; the check
-    guards future tile designs); after 200 failed draws the default layout is used."""
+    """A random arrangement (Z1): the Start tile in the middle, the four Space tiles grown one by one onto
+    random free lattice cells touching the shape so far, then the two Sleep tiles on the free cells farthest
+    from the Start tile, each tile turned at random. An arrangement is drawn again unless every Start space
+    reaches both Sleep spaces (Z1) and the race is a real one: at least MIN_RACE steps to the nearer Sleep
+    space (the default layout's is 12), so a rearranged board still plays in about as many turns. After 200
+    draws the default layout is used."""
+    from .hexgrid import distance
+
     for _ in range(200):
-        order = [t for t in TILES if t != START_TILE]
-        rng.shuffle(order)
+        spaces = [t for t in TILES if t != START_TILE and t not in SLEEP_TILES]
+        rng.shuffle(spaces)
         placed = {(0, 0): START_TILE}
         layout = [[START_TILE, 0, 0, rng.below(6)]]
-        ok = True
-        for tile in order:
+        for tile in spaces + list(SLEEP_TILES):
             free = sorted({cell for at in placed for cell in neighbours(*at) if cell not in placed})
             if tile in SLEEP_TILES:
-                free = [c for c in free if c not in neighbours(0, 0)]
-            if not free:
-                ok = False
-                break
+                far = max(distance(c, (0, 0)) for c in free)
+                free = [c for c in free if distance(c, (0, 0)) == far]
             cell = rng.choice(free)
             placed[cell] = tile
             layout.append([tile, cell[0], cell[1], rng.below(6)])
-        if ok and board_for(layout_key(layout)).connected():
-            return layout
+        board = board_for(layout_key(layout))
+        if board.connected():
+            dist = board.distances_to_sleep()
+            if min(dist[s] for s in board.starts) >= MIN_RACE:
+                return layout
     return default_layout()
 
 
@@ -333,6 +340,32 @@ class Wurrm(Game):
         if state["phase"] == "vote" and seat in state["petition"]["votes"]:
             return "You have already voted; waiting for the others."
         return "It is not your turn."
+
+    def bot_actions(self, state: State, seat: str) -> list[str]:
+        """A beginner's play (choosing blindly among all actions rarely reaches a Sleep space: most wishes
+        of 3 or more fail and steps wander): wish for a number the dice already show, or 1–2; use the free
+        reroll, then stop; step towards the nearer Sleep space; otherwise anything legal."""
+        actions = self.legal_actions(state, seat)
+        phase = state["phase"]
+        if phase == "wish":
+            faces, lucky = state["roll"]["faces"], state["roll"]["lucky"]
+            good = [n for n in (1, 2, 3) if n != lucky and sum(1 for f in faces if f == n) >= n]
+            return [f"wish {n}" for n in good] or [a for a in actions if a in ("wish 1", "wish 2")
+                                                   and a != f"wish {lucky}"] or actions
+        if phase == "reroll":
+            if "reroll" in actions and not roll_value_raw(state["roll"]):
+                return ["reroll"]
+            return ["stop"]
+        if phase == "move":
+            dist = board_of(state).distances_to_sleep()
+            options = self.steps(state, seat)
+            best = min((dist.get(sid, 99) for sid in options.values()), default=None)
+            return [f"move {d}" for d, sid in options.items() if dist.get(sid, 99) == best] or actions
+        return actions
+
+    def private_actions(self, state: State, seat: str) -> bool:
+        """Z8 Petition: votes are secret until everyone has voted."""
+        return state["phase"] == "vote"
 
     def legal_actions(self, state: State, seat: str) -> list[str]:
         if seat not in self.to_act(state):
@@ -580,7 +613,7 @@ class Wurrm(Game):
             notes.append(f"takes {plural(got, 'gem')}" if got else "finds the bank empty")
         elif kind == "sleep":
             win(state, seat, "sleep")
-            notes.append("falls asleep. Good night!")
+            notes.append("falls asleep — good night")
         elif kind == "end" and moving:
             notes.append("must end the turn here")
         elif kind == "attack" and option(state, "reverse"):

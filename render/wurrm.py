@@ -1,0 +1,498 @@
+"""WURRM World images: the hex board with its tiles, spaces and borders, the avatars, and the dice.
+
+Everything is drawn from the view (engine.wurrm.Wurrm.view). Space types have shapes as well as colours so
+they read without colour vision: Gem a faceted diamond, Attack crossed blades, End-your-turn a wave under a
+bar, Sleep a crescent moon, Start the gem count as small diamonds. Toll borders are gold bars with a coin,
+hostile borders thick red saw-teeth; the sides between tiles are drawn heavier. Avatars are four-sided dice
+(triangles) in player colours showing their lucky number.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from engine.hexgrid import to_pixel
+
+from . import register
+from .common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PLAYER_COLOURS,
+    banner,
+    canvas,
+    contrast,
+    darken,
+    die,
+    fit_text,
+    font,
+    hexagon,
+    lighten,
+    text_centered,
+)
+
+WIDTH = 1100
+MARGIN = 24
+BANNER_H = 60
+MAX_HEX = 58  # circumradius cap, so small layouts do not balloon
+
+TILE_TINTS = {  # pale grounds per tile, so tiles read as pieces
+    "a": (236, 226, 204), "b": (222, 236, 214), "c": (214, 228, 238), "d": (236, 222, 214),
+    "e": (226, 220, 238), "f": (210, 204, 236), "g": (210, 204, 236),
+}
+GEM = (0, 150, 160)
+ATTACK = (200, 40, 40)
+END = (60, 60, 80)
+SLEEP = (120, 70, 170)
+TOLL = (214, 160, 0)
+HOSTILE = (170, 20, 30)
+SEAM = (110, 90, 60)
+TYPE_NAMES = {"start": "Start", "gem": "Gem", "attack": "Attack", "end": "End your turn", "sleep": "Sleep",
+              "plain": "plain"}
+
+
+def colours_for(seats: list[str]) -> dict[str, tuple]:
+    return {s: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, s in enumerate(seats)}
+
+
+def short(names: dict, seat: str | None) -> str:
+    if seat is None:
+        return "?"
+    return str(names.get(seat, seat))
+
+
+# ----- geometry ------------------------------------------------------------------------------------------
+class Geometry:
+    """Pixel placement of the board inside a box, pointy-top hexes."""
+
+    def __init__(self, spaces: list[dict], left: int, top: int, width: int, max_height: int):
+        raw = {sp["id"]: to_pixel(sp["q"], sp["r"], 1.0) for sp in spaces}
+        xs = [p[0] for p in raw.values()]
+        ys = [p[1] for p in raw.values()]
+        span_x = max(xs) - min(xs) + math.sqrt(3)
+        span_y = max(ys) - min(ys) + 2
+        self.size = min(MAX_HEX, width / span_x, max_height / span_y)
+        board_w, board_h = span_x * self.size, span_y * self.size
+        ox = left + (width - board_w) / 2 + (math.sqrt(3) / 2 - min(xs)) * self.size
+        oy = top + (1 - min(ys)) * self.size
+        self.height = board_h
+        self.centres = {sid: (ox + x * self.size, oy + y * self.size) for sid, (x, y) in raw.items()}
+
+    def corners(self, sid: str, shrink: float = 1.0):
+        return hexagon(self.centres[sid], self.size * shrink)
+
+    def side(self, a: str, b: str, inset: float = 0.0):
+        """The shared side of two neighbouring hexes as a segment (optionally shortened at both ends)."""
+        (ax, ay), (bx, by) = self.centres[a], self.centres[b]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy)
+        # The side is perpendicular to the line of centres, as long as the circumradius.
+        px, py = -dy / length, dx / length
+        half = self.size / 2 * (1 - inset)
+        return (mx + px * half, my + py * half), (mx - px * half, my - py * half)
+
+
+# ----- symbols -------------------------------------------------------------------------------------------
+def gem_shape(draw, centre, size, fill=GEM):
+    cx, cy = centre
+    h = size / 2
+    top = [(cx - h * 0.6, cy - h * 0.35), (cx - h * 0.3, cy - h * 0.75), (cx + h * 0.3, cy - h * 0.75),
+           (cx + h * 0.6, cy - h * 0.35)]
+    pts = top + [(cx, cy + h * 0.8)]
+    draw.polygon(pts, fill=fill, outline=darken(fill, 0.4), width=max(1, int(size / 14)))
+    draw.line([(cx - h * 0.6, cy - h * 0.35), (cx + h * 0.6, cy - h * 0.35)], fill=darken(fill, 0.4),
+              width=max(1, int(size / 16)))
+    draw.line([(cx - h * 0.3, cy - h * 0.35), (cx, cy + h * 0.8), (cx + h * 0.3, cy - h * 0.35)],
+              fill=lighten(fill, 0.45), width=max(1, int(size / 18)))
+
+
+def attack_shape(draw, centre, size):
+    cx, cy = centre
+    h = size / 2
+    w = max(3, int(size / 8))
+    for sgn in (-1, 1):
+        draw.line([(cx - sgn * h * 0.75, cy - h * 0.75), (cx + sgn * h * 0.55, cy + h * 0.55)], fill=ATTACK,
+                  width=w)
+        hx, hy = cx + sgn * h * 0.5, cy + h * 0.5  # the hilt guard
+        draw.line([(hx - h * 0.28, hy + sgn * h * 0.28 * 0 + h * 0.05 * 0 - h * 0.28 * sgn * 0 + 0),
+                   (hx + h * 0.28, hy)], fill=darken(ATTACK, 0.4), width=w)
+
+
+def end_shape(draw, centre, size):
+    """The rulebook's 〰 under a stop bar."""
+    cx, cy = centre
+    h = size / 2
+    draw.line([(cx - h * 0.8, cy - h * 0.45), (cx + h * 0.8, cy - h * 0.45)], fill=END, width=max(3, int(size / 8)))
+    pts = [(cx - h * 0.85 + i * (1.7 * h / 24), cy + h * 0.2 + math.sin(i / 24 * 4 * math.pi) * h * 0.25)
+           for i in range(25)]
+    draw.line(pts, fill=END, width=max(3, int(size / 9)), joint="curve")
+
+
+def sleep_shape(draw, centre, size, ground):
+    cx, cy = centre
+    h = size / 2
+    draw.ellipse([cx - h, cy - h, cx + h, cy + h], fill=SLEEP)
+    off = h * 0.45
+    draw.ellipse([cx - h + off, cy - h - off * 0.4, cx + h + off, cy + h - off * 0.4], fill=ground)
+
+
+def start_marks(draw, centre, size, gems):
+    """1–3 small diamonds: the gems this Start space gives."""
+    cx, cy = centre
+    step = size * 0.42
+    for i in range(gems):
+        x = cx + (i - (gems - 1) / 2) * step
+        gem_shape(draw, (x, cy), size * 0.4)
+
+
+def avatar(draw, centre, size, colour, lucky, ring=None):
+    """A four-sided die from above: a triangle with the lucky number on top."""
+    cx, cy = centre
+    h = size / 2
+    pts = [(cx, cy - h), (cx + h * 0.95, cy + h * 0.7), (cx - h * 0.95, cy + h * 0.7)]
+    if ring:
+        big = [(cx, cy - h - 7), (cx + h * 0.95 + 7, cy + h * 0.7 + 4), (cx - h * 0.95 - 7, cy + h * 0.7 + 4)]
+        draw.polygon(big, fill=ring)
+    draw.polygon(pts, fill=colour, outline=INK, width=3)
+    label = "?" if lucky is None else str(lucky)
+    text_centered(draw, (cx, cy + h * 0.18), label, font(max(18, int(size * 0.42)), bold=True),
+                  fill=contrast(colour))
+
+
+# ----- board ---------------------------------------------------------------------------------------------
+def draw_board(draw, view, geo: Geometry, colours, names):
+    spaces = {sp["id"]: sp for sp in view["spaces"]}
+    last = view.get("last") or {}
+    lit = set(last.get("spaces") or [])
+    for sid, sp in spaces.items():
+        ground = TILE_TINTS.get(sp["tile"], (230, 230, 230))
+        draw.polygon(geo.corners(sid), fill=ground, outline=lighten(SEAM, 0.35), width=2)
+    for sid in lit:
+        if sid in spaces:
+            draw.polygon(geo.corners(sid, 0.9), outline=HIGHLIGHT, width=max(4, int(geo.size / 9)))
+    for sid, sp in spaces.items():
+        draw_symbol(draw, sp, geo.centres[sid], geo.size, TILE_TINTS.get(sp["tile"], (230, 230, 230)))
+        cx, cy = geo.centres[sid]
+        text_centered(draw, (cx, cy + geo.size * 0.66), sid, font(max(14, int(geo.size * 0.3))), fill=MUTED)
+    tile_of = {sid: sp["tile"] for sid, sp in spaces.items()}
+    for b in view["borders"]:
+        if tile_of[b["a"]] != tile_of[b["b"]]:
+            draw.line(geo.side(b["a"], b["b"]), fill=SEAM, width=max(3, int(geo.size / 12)))
+    for b in view["borders"]:
+        if b["kind"] == "toll":
+            draw_toll(draw, geo, b["a"], b["b"])
+        elif b["kind"] == "hostile":
+            draw_hostile(draw, geo, b["a"], b["b"])
+
+
+def draw_symbol(draw, sp, centre, size, ground):
+    cx, cy = centre
+    s = size * 0.78
+    kind = sp["type"]
+    at = (cx, cy - size * 0.1)
+    if kind == "gem":
+        gem_shape(draw, at, s)
+    elif kind == "attack":
+        attack_shape(draw, at, s * 0.9)
+    elif kind == "end":
+        end_shape(draw, at, s)
+    elif kind == "sleep":
+        sleep_shape(draw, at, s, ground)
+    elif kind == "start":
+        start_marks(draw, at, size, sp.get("gems", 1))
+
+
+def draw_toll(draw, geo, a, b):
+    p, q = geo.side(a, b, inset=0.12)
+    w = max(6, int(geo.size / 7))
+    draw.line([p, q], fill=TOLL, width=w)
+    mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    r = geo.size * 0.17
+    draw.ellipse([mx - r, my - r, mx + r, my + r], fill=TOLL, outline=darken(TOLL, 0.45), width=2)
+    text_centered(draw, (mx, my), "1", font(max(12, int(r * 1.4)), bold=True), fill=darken(TOLL, 0.6))
+
+
+def draw_hostile(draw, geo, a, b):
+    p, q = geo.side(a, b, inset=0.05)
+    w = max(5, int(geo.size / 9))
+    draw.line([p, q], fill=HOSTILE, width=w)
+    # saw-teeth on both faces, so the wall reads as "no way through"
+    (ax, ay), (bx, by) = geo.centres[a], geo.centres[b]
+    nx, ny = (bx - ax), (by - ay)
+    n = math.hypot(nx, ny)
+    nx, ny = nx / n, ny / n
+    teeth = 4
+    for i in range(teeth):
+        t = (i + 0.5) / teeth
+        x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+        for sgn in (-1, 1):
+            tip = (x + sgn * nx * geo.size * 0.16, y + sgn * ny * geo.size * 0.16)
+            ex, ey = (q[0] - p[0]) / teeth * 0.35, (q[1] - p[1]) / teeth * 0.35
+            draw.polygon([(x - ex, y - ey), tip, (x + ex, y + ey)], fill=HOSTILE)
+
+
+def draw_avatars(draw, view, geo, colours):
+    by_space: dict[str, list[str]] = {}
+    for seat in view["seats"]:
+        pos = view["positions"].get(seat)
+        if pos is not None:
+            by_space.setdefault(pos, []).append(seat)
+    acting = set(view["to_act"])
+    mover = view.get("actor") or view.get("turn")
+    for sid, seats in by_space.items():
+        cx, cy = geo.centres[sid]
+        n = len(seats)
+        size = geo.size * (0.95 if n == 1 else 0.7)
+        for i, seat in enumerate(seats):
+            dx = (i - (n - 1) / 2) * geo.size * 0.55
+            ring = HIGHLIGHT if (seat in acting or seat == mover) and view["phase"] != "over" else None
+            avatar(draw, (cx + dx, cy + geo.size * 0.05), size, colours[seat], view["lucky"].get(seat), ring)
+
+
+def draw_options(draw, view, geo):
+    """Where the next step or bump can go, labelled with the direction word of the action."""
+    opts = {}
+    if view.get("move") and view["phase"] == "move":
+        opts = view["move"]["options"]
+    elif view["phase"] == "bump":
+        opts = view.get("bump_options") or {}
+    for d, sid in opts.items():
+        cx, cy = geo.centres[sid]
+        draw.polygon(geo.corners(sid, 0.97), outline=(20, 120, 40), width=max(3, int(geo.size / 12)))
+        f = font(max(18, int(geo.size * 0.36)), bold=True)
+        tw = draw.textlength(d, font=f)
+        y = cy - geo.size * 0.58
+        draw.rounded_rectangle([cx - tw / 2 - 6, y - 13, cx + tw / 2 + 6, y + 13], radius=8, fill=(20, 120, 40))
+        text_centered(draw, (cx, y), d, f, fill=(255, 255, 255))
+
+
+# ----- panels --------------------------------------------------------------------------------------------
+def banner_text(view, names) -> tuple[str, tuple]:
+    colours = colours_for(view["seats"])
+    res = view.get("result")
+    if res:
+        w = res["winners"][0]
+        how = "falls asleep. Good night!" if res.get("reason") == "sleep" else "owns 13 gems. Good job!"
+        return f"{short(names, w)} {how}", colours[w]
+    phase = view["phase"]
+    if phase == "vote":
+        waiting = ", ".join(short(names, s) for s in view["to_act"])
+        return f"Petition vote: waiting for {waiting}", INK
+    actor = view["actor"]
+    doing = {
+        "place": "place your avatar on a Start space", "lucky": "pick a lucky number and roll",
+        "wish": "make a wish", "reroll": "reroll or stop", "move": "move", "bump": "bump",
+        "target": "choose whom to attack", "bribe": "offer a bribe?", "answer": "accept the bribe?",
+        "petition": "choose whom to petition", "ask": "ask for gems",
+    }.get(phase, phase)
+    return f"{short(names, actor)}: {doing}", colours.get(actor, INK)
+
+
+def draw_players(draw, view, names, colours, top, viewer) -> int:
+    """One row per player in the current turn order: avatar, name, gems, lucky number, steps to Sleep."""
+    seats = view["order"]
+    row_h = 46
+    col_w = (WIDTH - 2 * MARGIN) // 2
+    rows = (len(seats) + 1) // 2
+    f = font(22)
+    fb = font(22, bold=True)
+    title = "Turn order"
+    draw.text((MARGIN, top), title, font=fb, fill=INK)
+    bank_x = MARGIN + draw.textlength(title, font=fb) + 28
+    gem_shape(draw, (bank_x + 10, top + 13), 22)
+    draw.text((bank_x + 26, top), f"{view['bank']} in the bank", font=f, fill=MUTED)
+    top += 34
+    for i, seat in enumerate(seats):
+        row, col = divmod(i, 2)   # reading order: 1 2 / 3 4 / 5 6
+        x, y = MARGIN + col * col_w, top + row * row_h
+        if seat in view["to_act"] and view["phase"] != "over":
+            draw.rounded_rectangle([x - 6, y - 4, x + col_w - 24, y + row_h - 6], radius=10,
+                                   fill=lighten(HIGHLIGHT, 0.6))
+        avatar(draw, (x + 20, y + 20), 36, colours[seat], view["lucky"].get(seat))
+        dist = view["distance"].get(seat)
+        tail = f"{view['gems'][seat]}"
+        gem_x = x + col_w - 165
+        name = f"{i + 1}. {short(names, seat)}" + (" (you)" if seat == viewer else "")
+        t, nf = fit_text(draw, name, gem_x - x - 52, 22, bold=seat == viewer, min_size=18)
+        draw.text((x + 46, y + 8), t, font=nf, fill=INK)
+        gem_shape(draw, (gem_x + 12, y + 20), 26)
+        draw.text((gem_x + 30, y + 8), tail, font=fb, fill=INK)
+        if dist is not None:
+            draw.text((gem_x + 70, y + 8), f"{dist}→", font=f, fill=MUTED)
+            sleep_shape(draw, (gem_x + 70 + draw.textlength(f'{dist}→', font=f) + 14, y + 21), 22,
+                        BACKGROUND if seat not in view["to_act"] else lighten(HIGHLIGHT, 0.6))
+    return top + rows * row_h
+
+
+def draw_dice(draw, view, names, colours, top) -> int:
+    """The six dice while rolling (or the last roll): counted dice green, marked dice dimmed with ↻."""
+    roll = view.get("dice")
+    finished = False
+    if roll is None:
+        roll = view.get("last_roll")
+        finished = True
+        if roll is None or view["phase"] in ("place",):
+            return top
+        # show the finished roll only right after it, while the turn it belongs to is still visible
+        if view["last"].get("action") not in ("stop",):
+            return top
+    who = short(names, roll["roller"])
+    purpose = "to move" if roll["purpose"] == "move" else f"to rob {short(names, roll['target'])}"
+    wish = roll["wish"]
+    size = 64
+    gap = 16
+    x0 = MARGIN
+    y = top + 8
+    head = f"{who} rolls {purpose}" + (f" — wish {wish}" if wish else " — no wish yet")
+    t, hf = fit_text(draw, head, WIDTH - 2 * MARGIN, 24, bold=True, min_size=18)
+    draw.text((x0, y), t, font=hf, fill=INK)
+    y += 36
+    counting = set(roll.get("counting") or [])
+    for i, face in enumerate(roll["faces"]):
+        cx = x0 + size / 2 + i * (size + gap)
+        cy = y + size / 2
+        marked = roll["marked"][i] and not finished
+        if i in counting:
+            draw.rounded_rectangle([cx - size / 2 - 6, cy - size / 2 - 6, cx + size / 2 + 6, cy + size / 2 + 6],
+                                   radius=14, fill=(40, 170, 70))
+        colour = (225, 225, 225) if marked else (255, 255, 255)
+        die(draw, (cx, cy), size, face, colour=colour, pip_colour=MUTED if marked else INK)
+        text_centered(draw, (cx, cy + size / 2 + 16), ("↻ " if marked else "") + str(i + 1), font(18),
+                      fill=ATTACK if marked else MUTED)
+    info_x = x0 + DICE_BLOCK(size, gap) + 20
+    lines = [f"Lucky number {roll['lucky']}: never shows",
+             f"{len(counting)} of {wish} dice show {wish}" if wish else "Wish 1–6 next"]
+    if finished:
+        val = roll.get("value") or 0
+        lines.append(f"Value {val}" + (" — wish came true" if len(counting) >= (wish or 99) else " — wish failed"))
+    else:
+        free = "free reroll used" if roll["free_used"] else "free reroll left"
+        lines.append(f"{free}; paid {roll['paid']}")
+    for k, line in enumerate(lines):
+        t, lf = fit_text(draw, line, WIDTH - MARGIN - info_x, 22, bold=k == 2 and finished, min_size=18)
+        draw.text((info_x, y + k * 28 - 4), t, font=lf, fill=INK)
+    return y + size + 34
+
+
+def DICE_BLOCK(size, gap):  # noqa: N802 — a width, named like the constants around it
+    return 6 * size + 5 * gap
+
+
+def draw_status(draw, view, names, top) -> int:
+    """The last log line (what just happened), plus the petition's progress."""
+    f = font(20)
+    text = (view.get("last") or {}).get("text") or ""
+    for seat in view["seats"]:
+        text = text.replace(seat, short(names, seat)) if seat in text else text
+    lines = wrap(draw, text, WIDTH - 2 * MARGIN, f)[:3]
+    for i, line in enumerate(lines):
+        draw.text((MARGIN, top + i * 26), line, font=f, fill=INK)
+    top += len(lines) * 26 + 6
+    pet = view.get("petition")
+    if pet and pet.get("amount"):
+        voted = ", ".join(short(names, s) for s, v in pet["voted"].items() if v) or "nobody yet"
+        mine = f" You voted {pet['my_vote']}." if pet.get("my_vote") else ""
+        line = (f"Petition: {short(names, pet['petitioner'])} asks {pet['amount']} from "
+                f"{short(names, pet['target'])}. Voted: {voted}.{mine}")
+        for i, ln in enumerate(wrap(draw, line, WIDTH - 2 * MARGIN, font(20, bold=True))[:2]):
+            draw.text((MARGIN, top + i * 26), ln, font=font(20, bold=True), fill=INK)
+        top += 58
+    return top
+
+
+def wrap(draw, text, width, fnt) -> list[str]:
+    words, lines, cur = text.split(), [], ""
+    for w in words:
+        trial = f"{cur} {w}".strip()
+        if draw.textlength(trial, font=fnt) <= width or not cur:
+            cur = trial
+        else:
+            lines.append(cur)
+            cur = w
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def draw_scores(draw, view, names, colours, top) -> int:
+    """The final breakdown: who slept or got rich, gems held, steps from Sleep, turns taken."""
+    res = view["result"]
+    fb = font(22, bold=True)
+    f = font(22)
+    cols = [MARGIN + 50, 620, 760, 920]
+    heads = ["Player", "Gems", "To Sleep", "Turns"]
+    for x, h in zip(cols, heads, strict=True):
+        draw.text((x, top), h, font=fb, fill=INK)
+    top += 34
+    ranked = sorted(view["seats"], key=lambda s: (s not in res["winners"], view["distance"].get(s) or 0,
+                                                 -res["scores"][s]))
+    for seat in ranked:
+        avatar(draw, (MARGIN + 20, top + 14), 32, colours[seat], view["lucky"].get(seat))
+        mark = " ★" if seat in res["winners"] else ""
+        t, nf = fit_text(draw, short(names, seat) + mark, cols[1] - cols[0] - 20, 22, bold=bool(mark))
+        draw.text((cols[0], top), t, font=nf, fill=INK)
+        dist = view["distance"].get(seat)
+        for x, val in zip(cols[1:], [res["scores"][seat], "—" if dist is None else dist,
+                                     res.get("turns", {}).get(seat, "")], strict=True):
+            draw.text((x, top), str(val), font=f, fill=INK)
+        top += 38
+    return top
+
+
+def draw_legend(draw, top) -> int:
+    items = [("gem", "Gem +1"), ("attack", "Attack"), ("end", "End turn"), ("sleep", "Sleep"), ("toll", "Toll 1"),
+             ("hostile", "Hostile")]
+    x = MARGIN
+    f = font(19)
+    for kind, label in items:
+        c = (x + 14, top + 14)
+        if kind == "gem":
+            gem_shape(draw, c, 26)
+        elif kind == "attack":
+            attack_shape(draw, c, 24)
+        elif kind == "end":
+            end_shape(draw, c, 26)
+        elif kind == "sleep":
+            sleep_shape(draw, c, 24, BACKGROUND)
+        elif kind == "toll":
+            draw.line([(c[0] - 13, c[1]), (c[0] + 13, c[1])], fill=TOLL, width=7)
+            draw.ellipse([c[0] - 6, c[1] - 6, c[0] + 6, c[1] + 6], fill=TOLL, outline=darken(TOLL, 0.45))
+        else:
+            draw.line([(c[0] - 13, c[1]), (c[0] + 13, c[1])], fill=HOSTILE, width=6)
+            for dx in (-8, 0, 8):
+                draw.polygon([(c[0] + dx - 3, c[1]), (c[0] + dx, c[1] - 8), (c[0] + dx + 3, c[1])], fill=HOSTILE)
+        draw.text((x + 32, top + 3), label, font=f, fill=INK)
+        x += 32 + int(draw.textlength(label, font=f)) + 28
+    return top + 34
+
+
+# ----- the image -----------------------------------------------------------------------------------------
+@register("wurrm")
+def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
+    colours = colours_for(view["seats"])
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    geo = Geometry(view["spaces"], MARGIN, BANNER_H + 10, WIDTH - 2 * MARGIN, 560)
+    board_bottom = BANNER_H + 10 + geo.height + 8
+    # Lay out the panels on a scratch canvas first to learn the height, then draw for real.
+    height = layout_panels(scratch, view, names, colours, board_bottom, viewer) + MARGIN
+    img, draw = canvas(WIDTH, int(height))
+    text, colour = banner_text(view, names)
+    banner(draw, WIDTH, text, colour, height=BANNER_H)
+    draw_board(draw, view, geo, colours, names)
+    draw_options(draw, view, geo)
+    draw_avatars(draw, view, geo, colours)
+    layout_panels(draw, view, names, colours, board_bottom, viewer)
+    return img
+
+
+def layout_panels(draw, view, names, colours, top, viewer) -> int:
+    top = draw_legend(draw, top)
+    top = draw_status(draw, view, names, top + 4)
+    if view.get("result"):
+        return draw_scores(draw, view, names, colours, top + 8)
+    top = draw_dice(draw, view, names, colours, top)
+    return draw_players(draw, view, names, colours, top + 6, viewer)

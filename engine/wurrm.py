@@ -159,15 +159,32 @@ class Board:
         """Z1: every Start space reaches both Sleep spaces."""
         return all(set(self.sleeps) <= self.passable(s) for s in self.starts)
 
+    def no_traps(self) -> bool:
+        """From every space a Gem or Sleep space is reachable over open borders alone, so a player without
+        gems is never shut in for good behind tolls and hostile borders."""
+        good = {sid for sid, sp in self.spaces.items() if sp["type"] in ("gem", "sleep")}
+        todo = list(good)
+        while todo:   # grow the set of spaces that reach a good one, backwards over open borders
+            sid = todo.pop()
+            for other, kind in self.links[sid].values():
+                if kind == "open" and other not in good:
+                    good.add(other)
+                    todo.append(other)
+        return len(good) == len(self.spaces)
+
     def distances_to_sleep(self) -> dict[str, int]:
         """Fewest steps from each space to the nearer Sleep space, over non-hostile borders (for views)."""
-        dist = {s: 0 for s in self.sleeps}
-        frontier = list(self.sleeps)
+        return self.distances(self.sleeps, ("open", "toll"))
+
+    def distances(self, targets, kinds) -> dict[str, int]:
+        """Fewest steps from each space to the nearest of ``targets``, crossing only borders of ``kinds``."""
+        dist = {s: 0 for s in targets}
+        frontier = list(targets)
         while frontier:
             nxt = []
             for sid in frontier:
                 for other, kind in self.links[sid].values():
-                    if kind != "hostile" and other not in dist:
+                    if kind in kinds and other not in dist:
                         dist[other] = dist[sid] + 1
                         nxt.append(other)
             frontier = nxt
@@ -195,9 +212,9 @@ def random_layout(rng: Rng) -> list:
     """A random arrangement (Z1): the Start tile in the middle, the four Space tiles grown one by one onto
     random free lattice cells touching the shape so far, then the two Sleep tiles on the free cells farthest
     from the Start tile, each tile turned at random. An arrangement is drawn again unless every Start space
-    reaches both Sleep spaces (Z1) and the race is a real one: at least MIN_RACE steps to the nearer Sleep
-    space (the default layout's is 12), so a rearranged board still plays in about as many turns. After 200
-    draws the default layout is used."""
+    reaches both Sleep spaces (Z1), no space shuts a gemless player in for good (``Board.no_traps``), and
+    the race is a real one: at least MIN_RACE steps to the nearer Sleep space (the default layout's is 12),
+    so a rearranged board still plays in about as many turns. After 200 draws the default layout is used."""
     from .hexgrid import distance
 
     for _ in range(200):
@@ -214,7 +231,7 @@ def random_layout(rng: Rng) -> list:
             placed[cell] = tile
             layout.append([tile, cell[0], cell[1], rng.below(6)])
         board = board_for(layout_key(layout))
-        if board.connected():
+        if board.connected() and board.no_traps():
             dist = board.distances_to_sleep()
             if min(dist[s] for s in board.starts) >= MIN_RACE:
                 return layout
@@ -357,7 +374,12 @@ class Wurrm(Game):
                 return ["reroll"]
             return ["stop"]
         if phase == "move":
-            dist = board_of(state).distances_to_sleep()
+            board, gems = board_of(state), state["gems"][seat]
+            if gems:    # head for the nearer Sleep space, paying tolls
+                dist = board.distances(board.sleeps, ("open", "toll"))
+            else:       # broke: a Gem space first (or a Sleep space through open borders)
+                goals = [sid for sid, sp in board.spaces.items() if sp["type"] in ("gem", "sleep")]
+                dist = board.distances(goals, ("open",))
             options = self.steps(state, seat)
             best = min((dist.get(sid, 99) for sid in options.values()), default=None)
             return [f"move {d}" for d, sid in options.items() if dist.get(sid, 99) == best] or actions

@@ -1,0 +1,483 @@
+"""WURRM World (RULES.md §5, Z1–Z8) from hand-built positions, the board, the variants and many games."""
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from engine import GAMES, IllegalAction
+from engine.rng import Rng, seed_state
+from engine.wurrm import BANK, MIN_RACE, board_for, board_of, default_layout, layout_key, random_layout
+from tests.protocol import check_view, play_random
+
+G = GAMES["wurrm"]
+A, B, C = "ann", "bob", "cy"
+
+
+# ----- building positions ------------------------------------------------------------------------------------
+def placed(seats=(A, B), options=None, seed=1, at=None):
+    """A game past setup: everyone on a Start space (or on ``at``), gems as the Start spaces give."""
+    s = G.new(list(seats), seed, options)
+    starts = iter(board_of(s).starts)
+    for seat in seats:
+        s = G.apply(s, seat, f"place {next(starts)}")
+    for seat, sid in (at or {}).items():
+        s["positions"][seat] = sid
+    return s
+
+
+def give(s, seat, n):
+    """Set ``seat``'s gems to ``n``, taking from or returning to the bank (27 stay accounted for)."""
+    s["bank"] += s["gems"][seat] - n
+    s["gems"][seat] = n
+    assert s["bank"] >= 0
+
+
+def rolled(s, seat, faces, wish, purpose="move", target=None, free_used=False):
+    """``seat`` is rolling with these faces and this wish, ready to reroll or stop."""
+    s["roll"] = {"roller": seat, "purpose": purpose, "target": target, "lucky": s["lucky"][seat],
+                 "faces": list(faces), "wish": wish, "marked": [f != wish for f in faces],
+                 "free_used": free_used, "paid": 0}
+    s.update(phase="reroll", actor=seat)
+    if purpose == "move":
+        s["turn"] = seat
+    return s
+
+
+def moving(s, seat, value):
+    """``seat`` has achieved ``value`` and starts moving."""
+    faces = [value] * value + [v for v in range(1, 7) if v != value][: 6 - value]
+    s = rolled(s, seat, faces, value)
+    return G.apply(s, seat, "stop")
+
+
+def link(board, kind, *, frm_type=None, to_type=None):
+    """Some (space, direction, other space) whose border is ``kind``."""
+    for sid, links in board.links.items():
+        if frm_type and board.spaces[sid]["type"] != frm_type:
+            continue
+        for d, (other, k) in links.items():
+            if k == kind and (to_type is None or board.spaces[other]["type"] == to_type):
+                return sid, d, other
+    raise LookupError(kind)
+
+
+def total_gems(s):
+    return s["bank"] + sum(s["gems"].values())
+
+
+BOARD = board_for(layout_key(default_layout()))
+
+
+# ----- Z1 the board ------------------------------------------------------------------------------------------
+def test_Z1_default_board_has_seven_tiles_and_connects_every_start_to_both_sleeps():
+    tiles = Counter(sp["tile"] for sp in BOARD.spaces.values())
+    assert len(tiles) == 7 and set(tiles.values()) == {7}
+    assert len(BOARD.starts) == 6 and len(BOARD.sleeps) == 2
+    assert BOARD.connected()
+    dist = BOARD.distances_to_sleep()
+    assert min(dist[s] for s in BOARD.starts) >= 12          # a real race
+
+
+def test_Z1_spaces_of_neighbouring_tiles_touch():
+    cross = {(BOARD.spaces[a]["tile"], BOARD.spaces[b]["tile"]) for a, ls in BOARD.links.items()
+             for b, _ in ls.values() if BOARD.spaces[a]["tile"] != BOARD.spaces[b]["tile"]}
+    assert len(cross) >= 12                                   # six tile-to-tile joins, both ways
+
+
+def test_Z1_random_layouts_always_connect_every_start_to_both_sleeps():
+    layouts = set()
+    for seed in range(300):
+        layout = random_layout(Rng({"rng": seed_state(seed)}))
+        board = board_for(layout_key(layout))
+        assert board.connected(), seed
+        dist = board.distances_to_sleep()
+        assert min(dist[s] for s in board.starts) >= MIN_RACE
+        layouts.add(layout_key(layout))
+    assert len(layouts) > 250                                 # they really vary
+
+
+def test_Z1_no_space_shuts_a_gemless_player_in_for_good():
+    """Decision: from every space a Gem or Sleep space is reachable over open borders alone (checked for the
+    default layout and demanded of random ones), so no game can stall with everyone broke behind tolls."""
+    assert BOARD.no_traps()
+    for seed in range(100):
+        assert board_for(layout_key(random_layout(Rng({"rng": seed_state(seed)})))).no_traps()
+
+
+def test_Z1_random_board_option_replays_from_the_seed():
+    a = G.new([A, B], 42, {"board": "random"})
+    b = G.new([A, B], 42, {"board": "random"})
+    assert a["layout"] == b["layout"] != default_layout()
+
+
+# ----- Z4 setup ----------------------------------------------------------------------------------------------
+def test_Z4_setup_takes_the_start_spaces_gems_from_the_bank_of_27():
+    s = G.new([A, B], 1)
+    assert G.to_act(s) == [A] and s["bank"] == BANK
+    start = next(sid for sid in BOARD.starts if BOARD.spaces[sid]["gems"] == 3)
+    s = G.apply(s, A, f"place {start}")
+    assert s["gems"][A] == 3 and s["bank"] == BANK - 3
+    assert f"place {start}" not in G.legal_actions(s, B)      # a taken Start space
+    with pytest.raises(IllegalAction):
+        G.apply(s, B, f"place {start}")
+
+
+# ----- Z5 rolling --------------------------------------------------------------------------------------------
+def test_Z5_lucky_number_is_never_left_showing():
+    for seed in range(200):
+        s = placed(seed=seed)
+        lucky = 1 + seed % 4
+        s = G.apply(s, A, f"lucky {lucky}")
+        assert lucky not in s["roll"]["faces"]
+        s = G.apply(s, A, f"wish {1 + seed % 6}")
+        s["roll"]["marked"] = [True] * 6
+        s = G.apply(s, A, "reroll")
+        assert lucky not in s["roll"]["faces"]
+
+
+def test_Z5_lucky_number_may_change_only_at_the_start_of_a_turn():
+    s = G.apply(placed(), A, "lucky 3")
+    assert s["lucky"][A] == 3 and s["phase"] == "wish"
+    with pytest.raises(IllegalAction):
+        G.apply(s, A, "lucky 2")
+
+
+def test_Z5_wish_comes_true_with_enough_dice_and_fails_without():
+    s = rolled(placed(), A, [2, 2, 5, 5, 3, 1], 2)
+    s = G.apply(s, A, "stop")
+    assert s["phase"] == "move" and s["move"]["value"] == 2
+    s = rolled(placed(), A, [2, 2, 5, 5, 3, 1], 3)
+    before = dict(s["positions"])
+    s = G.apply(s, A, "stop")
+    assert s["last_roll"]["value"] == 0 and s["positions"] == before and G.to_act(s) == [B]
+
+
+def test_Z5_free_reroll_first_then_paid_rerolls_need_and_spend_a_gem():
+    s = rolled(placed(), A, [1, 2, 3, 4, 5, 6], 4)
+    assert "pay reroll" not in G.legal_actions(s, A)
+    with pytest.raises(IllegalAction, match="free reroll first"):
+        G.apply(s, A, "pay reroll")
+    s = G.apply(s, A, "reroll")
+    assert s["roll"]["free_used"] and "reroll" not in G.legal_actions(s, A)
+    give(s, A, 0)
+    s["roll"]["marked"][0] = True
+    assert "pay reroll" not in G.legal_actions(s, A)
+    with pytest.raises(IllegalAction, match="costs a gem"):
+        G.apply(s, A, "pay reroll")
+    give(s, A, 2)
+    bank = s["bank"]
+    s = G.apply(s, A, "pay reroll")
+    assert s["gems"][A] == 1 and s["bank"] == bank + 1 and s["roll"]["paid"] == 1
+
+
+def test_Z5_a_reroll_needs_a_marked_die():
+    s = rolled(placed(), A, [4, 4, 4, 4, 1, 2], 4)
+    s = G.apply(G.apply(s, A, "toggle 5"), A, "toggle 6")
+    assert not any(s["roll"]["marked"])
+    with pytest.raises(IllegalAction, match="Mark at least one die"):
+        G.apply(s, A, "reroll")
+
+
+# ----- Z5 movement, Z2 spaces, Z3 borders ---------------------------------------------------------------------
+def test_Z5_exact_movement_and_each_space_once_per_move():
+    s = placed(at={A: "a0"})
+    s = moving(s, A, 3)
+    assert s["move"]["left"] == 3
+    s = G.apply(s, A, "move e")                       # a0 → a1
+    assert "move w" not in G.legal_actions(s, A)      # back to a0: entered already this move
+    s = G.apply(s, A, G.legal_actions(s, A)[0])
+    assert s["phase"] == "move" and s["move"]["left"] == 1
+    s = G.apply(s, A, G.legal_actions(s, A)[0])
+    path = s["last"]["spaces"]
+    assert s["phase"] != "move" and len(path) == 4 == len(set(path)) and s["positions"][A] == path[-1]
+
+
+def test_Z3_toll_is_paid_to_the_bank_and_must_be_held_when_crossing():
+    here, d, there = link(BOARD, "toll")
+    s = placed(at={A: here, B: "a1"})
+    give(s, A, 0)
+    s = moving(s, A, 1)
+    assert f"move {d}" not in G.legal_actions(s, A)
+    s = placed(at={A: here, B: "a1"})
+    give(s, A, 1)
+    bank = s["bank"]
+    s = moving(s, A, 1)
+    s = G.apply(s, A, f"move {d}")
+    assert s["positions"][A] == there and s["gems"][A] <= 1 and s["bank"] >= bank + 1 - 2
+    assert "pays 1 gem at a toll border" in s["last"]["text"]
+
+
+def test_Z3_hostile_border_cannot_be_crossed_but_Z8_bribery_pays_6():
+    here, d, there = link(BOARD, "hostile")
+    s = placed(at={A: here, B: "a1"})
+    give(s, A, 9)
+    s = moving(s, A, 1)
+    assert f"move {d}" not in G.legal_actions(s, A)
+    s = placed(at={A: here, B: "a1"}, options={"bribery": True})
+    give(s, A, 5)
+    assert f"move {d}" not in G.legal_actions(moving(s, A, 1), A)
+    s = placed(at={A: here, B: "a1"}, options={"bribery": True})
+    give(s, A, 6)
+    s = moving(s, A, 1)
+    s = G.apply(s, A, f"move {d}")
+    assert s["positions"][A] == there and "pays 6 gems at a hostile border" in s["last"]["text"]
+
+
+def test_Z2_gem_space_pays_on_touch_even_passing_through():
+    here, d, gem = link(BOARD, "open", to_type="gem")
+    s = placed(at={A: here, B: "a1"})
+    give(s, A, 0)
+    s = moving(s, A, 2)
+    s = G.apply(s, A, f"move {d}")
+    assert s["positions"][A] == gem and s["gems"][A] == 1 and s["phase"] == "move"
+
+
+def test_Z2_attack_space_works_only_when_landed_on():
+    here, d, attack = link(BOARD, "open", to_type="attack")
+    onward = [dd for dd, (o, k) in BOARD.links[attack].items() if k == "open" and o != here]
+    s = placed(at={A: here, B: "a1"})
+    s = moving(s, A, 2)
+    s = G.apply(s, A, f"move {d}")
+    assert s["phase"] == "move"                       # touched, not landed
+    s = G.apply(s, A, f"move {onward[0]}")
+    assert s["phase"] == "lucky" and G.to_act(s) == [B]
+    s = placed(at={A: here, B: "a1"})
+    s = G.apply(moving(s, A, 1), A, f"move {d}")
+    assert s["phase"] == "target" and G.legal_actions(s, A) == [f"attack {B}"]
+
+
+def test_Z2_end_your_turn_stops_the_move_on_touch():
+    here, d, end = link(BOARD, "open", to_type="end")
+    s = placed(at={A: here, B: "a1"})
+    s = moving(s, A, 4)
+    s = G.apply(s, A, f"move {d}")
+    assert s["positions"][A] == end and s["phase"] != "move" and "must end the turn here" in s["last"]["text"]
+
+
+def test_Z2_sleep_wins_by_touch_even_mid_move():
+    here, d, sleep = link(BOARD, "open", to_type="sleep")
+    s = placed(at={A: here, B: "a1"})
+    s = moving(s, A, 5)
+    s = G.apply(s, A, f"move {d}")
+    assert G.result(s)["winners"] == [A] and G.result(s)["reason"] == "sleep" and G.to_act(s) == []
+
+
+# ----- Z6 attacks --------------------------------------------------------------------------------------------
+def attacking(value_faces, wish, gems_a=2, gems_b=5):
+    here, d, attack = link(BOARD, "open", to_type="attack")
+    s = placed(at={A: here, B: "a1"})
+    give(s, A, gems_a)
+    give(s, B, gems_b)
+    s = G.apply(moving(s, A, 1), A, f"move {d}")
+    s = G.apply(s, A, f"attack {B}")
+    return rolled(s, A, value_faces, wish, purpose="attack", target=B)
+
+
+def test_Z6_attack_success_robs_the_value():
+    s = G.apply(attacking([3, 3, 3, 1, 2, 5], 3), A, "stop")
+    assert s["gems"][A] == 5 and s["gems"][B] == 2 and "Naughty" in s["last"]["text"]
+
+
+def test_Z6_attack_robs_no_more_than_the_target_holds():
+    s = G.apply(attacking([3, 3, 3, 1, 2, 5], 3, gems_b=1), A, "stop")
+    assert s["gems"][A] == 3 and s["gems"][B] == 0
+
+
+def test_Z6_attack_failure_gives_all_your_gems_to_the_target():
+    s = G.apply(attacking([3, 3, 1, 1, 2, 5], 3, gems_a=4, gems_b=1), A, "stop")
+    assert s["gems"][A] == 0 and s["gems"][B] == 5 and "Karma" in s["last"]["text"]
+
+
+# ----- Z7 bumping --------------------------------------------------------------------------------------------
+def test_Z7_landing_on_someone_bumps_them_where_the_mover_chooses():
+    s = placed(seats=(A, B), at={A: "a0", B: "a1"})
+    s = G.apply(moving(s, A, 1), A, "move e")
+    assert s["phase"] == "bump" and G.to_act(s) == [A]
+    options = G.legal_actions(s, A)
+    assert options and all(o.startswith("bump ") for o in options)
+    there = BOARD.links["a1"][options[0].split()[1]][0]
+    s = G.apply(s, A, options[0])
+    assert s["positions"][B] == there and s["positions"][A] == "a1"
+
+
+def test_Z7_bump_chains_are_directed_by_the_mover_and_each_player_bumped_once():
+    s = placed(seats=(A, B, C), at={A: "a0", B: "a1", C: "a2"})
+    s = G.apply(moving(s, A, 1), A, "move e")         # onto B at a1
+    assert "bump nw" in G.legal_actions(s, A)          # a1 → a2 holds C
+    s = G.apply(s, A, "bump nw")                       # B pushed onto C: C is bumped next, by the mover
+    assert s["phase"] == "bump" and s["bumping"] == [C] and G.to_act(s) == [A]
+    options = G.legal_actions(s, A)
+    targets = {BOARD.links["a2"][o.split()[1]][0] for o in options}
+    assert "a1" not in targets                         # not onto the mover
+    assert "a2" not in targets
+    s = G.apply(s, A, options[0])
+    assert s["positions"][B] == "a2" and s["positions"][C] in targets
+    assert s["phase"] == "lucky" and G.to_act(s) == [B]   # the chain settled and the turn passed
+
+
+def test_Z7_a_player_is_bumped_at_most_once_per_turn():
+    s = placed(seats=(A, B, C), at={A: "a0", B: "a1", C: "a2"})
+    s = G.apply(moving(s, A, 1), A, "move e")
+    s = G.apply(s, A, "bump nw")                       # B to a2: C must move on, but never back onto B
+    for option in G.legal_actions(s, A):
+        assert BOARD.links["a2"][option.split()[1]][0] != s["positions"][B]
+
+
+def test_Z7_an_occupant_with_nowhere_to_go_stays():
+    """On the default board b0's only open side leads to b2 (where the mover stands); its toll needs a gem
+    C lacks; its other sides are hostile."""
+    assert [k for _, k in BOARD.links["b0"].values()].count("open") == 1
+    s = placed(seats=(A, B, C), at={A: "b1", B: "b2", C: "b0"})
+    give(s, C, 0)
+    s = G.apply(moving(s, A, 1), A, "move e")          # A lands on B at b2
+    s = G.apply(s, A, "bump nw")                        # B pushed onto C at b0
+    assert s["positions"] == {A: "b2", B: "b0", C: "b0"}
+    assert "cannot be bumped anywhere and stays" in s["last"]["text"]
+    assert s["phase"] == "target" and G.to_act(s) == [A]   # b2 is an Attack space: A's land effect follows
+
+
+# ----- Z8 variants -------------------------------------------------------------------------------------------
+def test_Z8_bumpers_add_one_to_every_value_even_a_failed_wish():
+    s = placed(options={"bumpers": True})
+    s = G.apply(rolled(s, A, [1, 2, 3, 4, 5, 6], 4), A, "stop")
+    assert s["move"]["value"] == 1
+    s = placed(options={"bumpers": True})
+    s = G.apply(rolled(s, A, [2, 2, 3, 4, 5, 6], 2), A, "stop")
+    assert s["move"]["value"] == 3
+
+
+def test_Z8_bribery_doubles_gem_spaces():
+    here, d, gem = link(BOARD, "open", to_type="gem")
+    s = placed(at={A: here, B: "a1"}, options={"bribery": True})
+    give(s, A, 0)
+    s = G.apply(moving(s, A, 1), A, f"move {d}")
+    assert s["gems"][A] == 2
+
+
+def test_Z8_bribery_target_may_buy_off_the_attack_and_the_attacker_may_refuse():
+    here, d, attack = link(BOARD, "open", to_type="attack")
+    for answer in ("accept", "refuse"):
+        s = placed(at={A: here, B: "a1"}, options={"bribery": True})
+        give(s, A, 1)
+        give(s, B, 4)
+        s = G.apply(moving(s, A, 1), A, f"move {d}")
+        s = G.apply(s, A, f"attack {B}")
+        assert G.to_act(s) == [B] and "no bribe" in G.legal_actions(s, B)
+        s = G.apply(s, B, "bribe 2")
+        s = G.apply(s, A, answer)
+        if answer == "accept":
+            assert (s["gems"][A], s["gems"][B]) == (3, 2) and s["phase"] == "lucky"
+        else:
+            assert s["phase"] == "wish" and s["roll"]["purpose"] == "attack" and s["gems"][B] == 4
+
+
+def test_Z8_reverse_flips_the_turn_order_on_touching_an_attack_space():
+    here, d, attack = link(BOARD, "open", to_type="attack")
+    s = placed(seats=(A, B, C), at={A: here}, options={"reverse": True})
+    s = G.apply(moving(s, A, 2), A, f"move {d}")
+    assert s["order"] == [C, B, A]
+
+
+def test_Z8_petition_votes_are_secret_until_all_voted_and_ties_fail():
+    here, d, attack = link(BOARD, "open", to_type="attack")
+    s = placed(seats=(A, B), at={A: here, B: "a1"}, options={"petition": True})
+    give(s, B, 3)
+    s = G.apply(moving(s, A, 1), A, f"move {d}")
+    assert G.legal_actions(s, A) == [f"petition {B}"]
+    s = G.apply(G.apply(s, A, f"petition {B}"), A, "ask 2")
+    assert sorted(G.to_act(s)) == [A, B] and G.private_actions(s, A)
+    s = G.apply(s, A, "vote yes")
+    assert G.view(s, A)["petition"]["my_vote"] == "yes"
+    for viewer in (B, None):
+        v = check_view(G, s, viewer)
+        assert "my_vote" not in v["petition"] and v["petition"]["voted"] == {A: True, B: False}
+    assert "yes" not in s["last"]["text"]
+    s = G.apply(s, B, "vote no")                       # 1 yes, 1 no: a tie fails
+    assert s["gems"][B] == 3 and "fails" in s["last"]["text"]
+
+
+def test_Z8_petition_passes_with_more_yes():
+    here, d, attack = link(BOARD, "open", to_type="attack")
+    s = placed(seats=(A, B, C), at={A: here}, options={"petition": True})
+    give(s, B, 3)
+    give(s, A, 0)
+    s = G.apply(moving(s, A, 1), A, f"move {d}")
+    s = G.apply(G.apply(s, A, f"petition {B}"), A, "ask 2")
+    for seat, vote in ((A, "yes"), (B, "no"), (C, "yes")):
+        s = G.apply(s, seat, f"vote {vote}")
+    assert s["gems"][A] == 2 and s["gems"][B] == 1
+
+
+def test_Z8_lucky_13_gems_win_at_once():
+    here, d, gem = link(BOARD, "open", to_type="gem")
+    s = placed(at={A: here, B: "a1"}, options={"lucky": True})
+    give(s, A, 12)
+    s = G.apply(moving(s, A, 1), A, f"move {d}")
+    assert G.result(s)["winners"] == [A] and G.result(s)["reason"] != "sleep"
+
+
+def test_Z8_without_lucky_13_gems_do_not_win():
+    here, d, gem = link(BOARD, "open", to_type="gem")
+    s = placed(at={A: here, B: "a1"})
+    give(s, A, 12)
+    s = G.apply(moving(s, A, 1), A, f"move {d}")
+    assert G.result(s) is None
+
+
+# ----- whole games -------------------------------------------------------------------------------------------
+def test_protocol_on_random_games_with_every_variant():
+    for seed in range(12):
+        opts = {"board": "random" if seed % 2 else "default", "bumpers": seed % 3 == 0, "bribery": seed % 4 == 0,
+                "reverse": seed % 5 == 0, "petition": seed % 3 == 1, "lucky": seed % 2 == 0}
+        seats = [str(100 + i) for i in range(2 + seed % 5)]
+        state, _ = play_random(_BotPlay(), seats, seed, opts, check_every=3)
+        assert G.result(state)["winners"]
+
+
+class _BotPlay(type(G)):
+    """The real game, offering the computer player's choices so random games end."""
+
+    def legal_actions(self, state, seat):
+        return G.bot_actions(state, seat)
+
+
+def test_1000_seeded_games_finish_with_all_27_gems_accounted_for_after_every_action():
+    finished = 0
+    for seed in range(1000):
+        opts = {v: bool((seed >> i) & 1) for i, v in enumerate(("bumpers", "bribery", "reverse", "petition",
+                                                                "lucky"))}
+        opts["board"] = "random" if seed % 3 == 0 else "default"
+        seats = [str(i) for i in range(2 + seed % 5)]
+        rnd = random.Random(seed)
+        state = G.new(seats, seed, opts)
+        for _ in range(4000):
+            if G.result(state) is not None:
+                break
+            seat = rnd.choice(G.to_act(state))
+            G.play(state, seat, rnd.choice(G.bot_actions(state, seat)))   # apply without the copy, for speed
+            assert total_gems(state) == BANK and state["bank"] >= 0 and min(state["gems"].values()) >= 0
+        finished += G.result(state) is not None
+    assert finished == 1000
+
+
+def test_a_typical_game_on_the_default_board_lasts_about_8_to_15_turns_each():
+    turns = []
+    for seed in range(60):
+        rnd = random.Random(seed)
+        state = G.new([A, B, C], seed)
+        while G.result(state) is None:
+            seat = rnd.choice(G.to_act(state))
+            G.play(state, seat, rnd.choice(G.bot_actions(state, seat)))
+        turns.append(max(state["turns"].values()))
+    turns.sort()
+    assert 6 <= turns[len(turns) // 2] <= 16
+
+
+def test_views_are_public_but_the_seed_and_votes():
+    s = placed()
+    v = check_view(G, s, None)
+    assert {"spaces", "borders", "positions", "gems", "bank", "lucky", "order", "dice"} <= set(v)
+    assert json.dumps(v) and all({"id", "tile", "type", "q", "r"} <= set(sp) for sp in v["spaces"])
+    assert {b["kind"] for b in v["borders"]} == {"open", "toll", "hostile"}

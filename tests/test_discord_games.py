@@ -138,3 +138,53 @@ async def test_mywuxing_learn_reveal_by_button(tmp_path):
         r = await fake.slash("alice", "general", "mywuxing reveal")
         assert (await answer(r)).content
     assert not fake.errors
+
+
+async def test_wurrm_rolling_panel_and_a_path_in_one_command(tmp_path):
+    game = GAMES["wurrm"]
+    async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")):
+        started = await open_and_start(fake, None, "wurrm", ["alice", "bob"])
+        ids = {str(fake.user(n).id): n for n in ("alice", "bob")}
+        store = Store(tmp_path / "b.db")
+        await store.open()
+        channel = str(fake.channel("general").id)
+
+        async def state():
+            return game.load((await store.open_game(channel)).state)
+
+        msg = started
+        for _ in range(2):                               # both place by button
+            s = await state()
+            who = ids[game.to_act(s)[0]]
+            place = next(b for b in msg.buttons() if b["label"].startswith("place"))
+            msg = await answer(await fake.click(who, msg, place["custom_id"]))
+        for turn in range(20):                           # roll until a wish comes true
+            s = await state()
+            who = ids[game.to_act(s)[0]]
+            assert [b["label"] for b in msg.buttons() if b["label"].startswith("lucky")] == \
+                ["lucky 1", "lucky 2", "lucky 3", "lucky 4"]
+            msg = await answer(await fake.slash(who, "general", "wurrm lucky", options={"number": 4}))
+            assert msg.attachments[0].image().format == "PNG"
+            assert {f"wish {n}" for n in range(1, 7)} <= {b["label"] for b in msg.buttons()}
+            msg = await answer(await fake.click(who, msg, label="wish 1"))
+            assert {"reroll", "stop"} <= {b["label"] for b in msg.buttons()}
+            if turn == 0:
+                r = await fake.slash(who, "general", "wurrm reroll", options={"dice": "1 2 9"})
+                assert (await answer(r)).ephemeral        # die 9 does not exist
+            msg = await answer(await fake.slash(who, "general", "wurrm stop"))
+            s = await state()
+            if s["phase"] == "move":
+                break
+        assert s["phase"] == "move"
+        # walk the whole way in one command, the path suggested step by step
+        ac = await fake.autocomplete(who, "general", "wurrm move", {"path": ""}, "path")
+        path = ac.choices[0]["value"]
+        for _ in range(s["move"]["left"] - 1):
+            more = await fake.autocomplete(who, "general", "wurrm move", {"path": path + " "}, "path")
+            if not more.choices:
+                break
+            path = more.choices[0]["value"]
+        moved = await answer(await fake.slash(who, "general", "wurrm move", options={"path": path}))
+        assert not moved.ephemeral and moved.content.count(" moves ") == len(path.split())
+        await store.close()
+    assert not fake.errors

@@ -10,8 +10,24 @@ from __future__ import annotations
 from PIL import Image
 
 from . import register
-from .common import (BACKGROUND, ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, banner, canvas,
-                     contrast, darken, die, element_symbol, fit_text, font, lighten, text_centered)
+from .common import (
+    ELEMENT_COLOURS,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PLAYER_COLOURS,
+    banner,
+    canvas,
+    contrast,
+    darken,
+    die,
+    element_symbol,
+    fit_text,
+    font,
+    lighten,
+    text_centered,
+)
 
 ELEMENTS = ("wood", "fire", "earth", "metal", "water")
 
@@ -272,14 +288,14 @@ def _score_table(draw, view, seats, name, y) -> None:
                    outline=INK, width=2)
     y += 6
     draw.text((x_label, y + TABLE_ROW // 2), "Score", font=font(24, True), fill=INK, anchor="lm")
-    for seat, x in zip(seats, cols):
+    for seat, x in zip(seats, cols, strict=True):
         t, f = fit_text(draw, name(seat), PANEL - 280, 24, bold=True, min_size=18)
         draw.text((x, y + TABLE_ROW // 2), t, font=f, fill=PLAYER_COLOURS[seats.index(seat)], anchor="rm")
     y += TABLE_ROW
     for element in ELEMENTS:
         element_symbol(draw, element, (x_label + 14, y + TABLE_ROW // 2), 26)
         draw.text((x_label + 40, y + TABLE_ROW // 2), element, font=font(22), fill=INK, anchor="lm")
-        for seat, x in zip(seats, cols):
+        for seat, x in zip(seats, cols, strict=True):
             b = breakdown[seat]
             text = f"{b['strength'][element]} × {b['crosses'][element]} = {b['points'][element]}"
             if element in b["majorities"]:
@@ -292,7 +308,7 @@ def _score_table(draw, view, seats, name, y) -> None:
     for label, value in rows:
         bold = label == "total"
         draw.text((x_label, y + TABLE_ROW // 2), label, font=font(22, bold), fill=INK, anchor="lm")
-        for seat, x in zip(seats, cols):
+        for seat, x in zip(seats, cols, strict=True):
             text = value(breakdown[seat])
             if bold and seat in winners:
                 text = "★ " + text

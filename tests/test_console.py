@@ -1,11 +1,8 @@
 """The console table driven by a script, in-process and as `python bot.py --console`."""
 
-import io
 import subprocess
 import sys
 from pathlib import Path
-
-from PIL import Image
 
 import tests.tinygame  # noqa: F401
 from table import Store, TableService

@@ -13,7 +13,7 @@ import random
 from multiprocessing import get_context
 
 from engine import GAMES, IllegalAction
-from engine.wagara import CLOUD, COLOURS, UNLOAD, Wagara, parse_move
+from engine.wagara import COLOURS, Wagara, parse_move
 from tests.protocol import check_view, play_random, replay
 from tests.test_wagara import assert_gems_accounted
 

@@ -277,6 +277,12 @@ def test_W3_the_last_two_dice_are_converted_even_when_placeable():
     assert f"{A} converts earth 2" in line and f"goes to {B}" in line
 
 
+
+def filled(state, seat):
+    """Crosses plus filled cells of a sheet: one more for each die that seat used."""
+    sheet = state["sheets"][seat]
+    return sum(sheet["crosses"].values()) + sum(x is not None for row in sheet["grid"] for x in row)
+
 def test_W3_each_player_uses_five_dice_a_round_and_the_token_passes():
     state = GAME.new(SEATS, 11)
     first = state["first"]
@@ -284,11 +290,9 @@ def test_W3_each_player_uses_five_dice_a_round_and_the_token_passes():
     round_ = state["round"]
     while state["round"] == round_:
         seat = GAME.to_act(state)[0]
-        before = {s: sum(state["sheets"][s]["crosses"].values()) + sum(x is not None for r in state["sheets"][s]["grid"] for x in r)
-                  for s in SEATS}
+        before = {s: filled(state, s) for s in SEATS}
         state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
-        after = {s: sum(state["sheets"][s]["crosses"].values()) + sum(x is not None for r in state["sheets"][s]["grid"] for x in r)
-                 for s in SEATS}
+        after = {s: filled(state, s) for s in SEATS}
         for s in SEATS:
             used[s] += after[s] - before[s]
     assert used == {A: 5, B: 5}

@@ -7,7 +7,7 @@ from PIL import Image
 
 from engine.wassamasaw import GAME
 from render import RENDERERS, render_png
-from tests.protocol import play_random, replay
+from tests.protocol import play_random
 
 A, B = "111111111111111111", "222222222222222222"
 NAMES = {A: "Ann", B: "Bartholomew Ignatius of the Very Long Display Name"}

@@ -45,10 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=os.getenv("TEAHOUSE_OUT", "out"),
                         help="where the console writes images (default: out/)")
     args = parser.parse_args(argv)
-    configure_logging(os.getenv("LOG_LEVEL", "WARNING" if args.console else "INFO"))
     token = os.getenv("DISCORD_TOKEN", "").strip()
+    console = args.console or not token
+    configure_logging(os.getenv("LOG_LEVEL", "WARNING" if console else "INFO"))
 
-    if args.console or not token:
+    if console:
         if not args.console:
             print("No DISCORD_TOKEN set: starting the console table. (Put a token in .env to run the Discord bot.)")
         db = Path(args.db or os.getenv("TEAHOUSE_CONSOLE_DB") or DEFAULT_CONSOLE_DB)

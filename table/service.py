@@ -490,7 +490,8 @@ class TableService:
             tail = "This game was abandoned."
         else:
             tail = self._waiting_text(row, game.to_act(state))
-        reply = Reply(text="\n".join([f"**{game.title}** — move {len(lines) and entries[-1].seq}"] + lines + [tail]),
+        head = f"**{game.title}** — move {entries[-1].seq}" if entries else f"**{game.title}** — no moves yet"
+        reply = Reply(text="\n".join([head] + lines + [tail]),
                       game_id=row.id, version=row.version, status=row.status)
         if row.status == "running":
             reply.turn = self.turn(row, game, state)

@@ -125,6 +125,11 @@ class GameCog(commands.Cog):
         else:
             await interaction.followup.send(**kwargs)
 
+    async def call(self, interaction: discord.Interaction, method, *args, **kwargs) -> None:
+        """Answer with ``method(where, user, *args)`` of the table service, guarded."""
+        user, where = who(interaction)
+        await self.guarded(interaction, lambda: method(where, user, *args, **kwargs))
+
     async def guarded(self, interaction: discord.Interaction, work) -> None:
         """Run ``work`` (a Reply, an Answer, or None when it answered itself) and send it.
 
@@ -187,24 +192,20 @@ class GameCog(commands.Cog):
 
     @game.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.join(where, user))
+        await self.call(interaction, self.service.join)
 
     @game.command(name="leave", description="Leave the table before the game starts")
     async def leave(self, interaction: discord.Interaction):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.leave(where, user))
+        await self.call(interaction, self.service.leave)
 
     @game.command(name="addbot", description="Host: add a computer player to the table")
     async def addbot(self, interaction: discord.Interaction):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.add_bot(where, user))
+        await self.call(interaction, self.service.add_bot)
 
     @game.command(name="option", description="Host: set a table option before the start")
     @app_commands.describe(name="The option's name", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.set_option(where, user, name, value))
+        await self.call(interaction, self.service.set_option, name, value)
 
     @option.autocomplete("name")
     async def option_name_complete(self, interaction: discord.Interaction, current: str):
@@ -218,25 +219,20 @@ class GameCog(commands.Cog):
     @app_commands.choices(order=[app_commands.Choice(name="as joined", value="joined"),
                                  app_commands.Choice(name="shuffled", value="shuffled")])
     async def start(self, interaction: discord.Interaction, order: app_commands.Choice[str] | None = None):
-        user, where = who(interaction)
-        shuffle = order is not None and order.value == "shuffled"
-        await self.guarded(interaction, lambda: self.service.start(where, user, shuffle=shuffle))
+        await self.call(interaction, self.service.start, shuffle=order is not None and order.value == "shuffled")
 
     @game.command(name="status", description="The table now: image, whose turn, the last moves")
     async def status(self, interaction: discord.Interaction):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.status(where, user))
+        await self.call(interaction, self.service.status)
 
     @game.command(name="hand", description="Your private view: your hand or secret choice (only you see it)")
     async def hand(self, interaction: discord.Interaction):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.hand(where, user))
+        await self.call(interaction, self.service.hand)
 
     @game.command(name="move", description="Play one of your legal actions")
     @app_commands.describe(action="Start typing: your legal actions are suggested")
     async def move(self, interaction: discord.Interaction, action: str):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.act(where, user, action))
+        await self.call(interaction, self.service.act, action)
 
     @move.autocomplete("action")
     async def move_complete(self, interaction: discord.Interaction, current: str):
@@ -256,8 +252,7 @@ class GameCog(commands.Cog):
     @game.command(name="history", description="The game's log, page by page")
     @app_commands.describe(page="Page number (15 moves a page)")
     async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10000] = 1):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.history(where, user, page))
+        await self.call(interaction, self.service.history, page)
 
     @game.command(name="rules", description="A short guide to a game and to playing it here")
     @app_commands.choices(game=GAME_CHOICES)
@@ -268,30 +263,25 @@ class GameCog(commands.Cog):
     @game.command(name="undo", description="Take back your last move (before anyone else acts; not after "
                                            "dice, draws or secrets)")
     async def undo(self, interaction: discord.Interaction):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.undo(where, user))
+        await self.call(interaction, self.service.undo)
 
     @game.command(name="replay", description="An animated picture of the whole game so far")
     async def replay(self, interaction: discord.Interaction):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.replay(where, user))
+        await self.call(interaction, self.service.replay)
 
     @game.command(name="export", description="The game's log as a JSON file (all moves once it has ended)")
     async def export(self, interaction: discord.Interaction):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.export(where, user))
+        await self.call(interaction, self.service.export)
 
     @game.command(name="skip", description="Past the turn deadline: a computer plays an absent player's turn")
     @app_commands.describe(player="The player the game is waiting for")
     async def skip(self, interaction: discord.Interaction, player: discord.User):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.skip(where, user, str(player.id)))
+        await self.call(interaction, self.service.skip, str(player.id))
 
     @game.command(name="remove", description="Past the turn deadline: a computer takes an absent player's seat")
     @app_commands.describe(player="The player the game is waiting for")
     async def remove(self, interaction: discord.Interaction, player: discord.User):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.remove(where, user, str(player.id)))
+        await self.call(interaction, self.service.remove, str(player.id))
 
     @game.command(name="abandon", description="End the game in this channel without a result")
     async def abandon(self, interaction: discord.Interaction):
@@ -341,8 +331,7 @@ class GameCog(commands.Cog):
         await self.guarded(interaction, lambda: self._picker(user, where, game_id, None, None))
 
     async def on_my_view(self, interaction, kind, game_id, version, arg):
-        user, where = who(interaction)
-        await self.guarded(interaction, lambda: self.service.hand(where, user))
+        await self.call(interaction, self.service.hand)
 
     async def on_lobby(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)

@@ -10,18 +10,12 @@ from engine import GAMES
 from render import RENDERERS
 from table import Store, TableService, User, Where
 from table.records import effective_actions, rebuild
+from tests.support import Clock
 
 HERE = Where("chan", guild="g")
 ALICE, BOB, CY = User("111", "Alice"), User("222", "Bob"), User("333", "Cy")
 H = 3600
 
-
-class Clock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture

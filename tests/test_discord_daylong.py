@@ -10,16 +10,10 @@ from cogs.runner import TeahouseBot
 from engine import GAMES
 from table import Store, TableService
 from tests.fakediscord import FakeDiscord
+from tests.support import Clock, answer
 
 H = 3600
 
-
-class Clock:
-    def __init__(self):
-        self.now = 2_000_000.0
-
-    def __call__(self):
-        return self.now
 
 
 def make_bot(path, clock):
@@ -27,14 +21,6 @@ def make_bot(path, clock):
     return TeahouseBot(store, service=TableService(store, clock=clock))
 
 
-async def answer(r):
-    if r.callback_type == 6:
-        await r.wait_followups(1)
-        return r.followups[0]
-    if r.callback_type == 5:
-        await r.wait_completed()
-        return r.messages[-1]
-    return r.message
 
 
 async def test_threads_reminders_deadline_buttons_and_records(tmp_path):

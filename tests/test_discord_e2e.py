@@ -10,6 +10,7 @@ from cogs.runner import TeahouseBot
 from engine import GAMES
 from table import Store, TableService
 from tests.fakediscord import FakeDiscord
+from tests.support import answer
 
 pytestmark = pytest.mark.skipif("wassamasaw" not in GAMES, reason="needs the Wassamasaw engine")
 
@@ -23,15 +24,6 @@ def ids(fake, *names):
     return {n: str(fake.user(n).id) for n in names}
 
 
-async def answer(r):
-    """The message that answers an interaction, whether it was sent at once or after a deferral."""
-    if r.callback_type == 6:        # deferred update (a click): the answer is a follow-up
-        await r.wait_followups(1)
-        return r.followups[0]
-    if r.callback_type == 5:        # deferred "thinking": completed by a follow-up or an edit
-        await r.wait_completed()
-        return r.messages[-1]
-    return r.message
 
 
 def buttons(message):

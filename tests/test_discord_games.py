@@ -7,6 +7,7 @@ from cogs.runner import TeahouseBot
 from engine import GAMES
 from table import Store, TableService
 from tests.fakediscord import FakeDiscord
+from tests.support import answer
 
 
 def make_bot(path):
@@ -14,14 +15,6 @@ def make_bot(path):
     return TeahouseBot(store, service=TableService(store))
 
 
-async def answer(r):
-    if r.callback_type == 6:
-        await r.wait_followups(1)
-        return r.followups[0]
-    if r.callback_type == 5:
-        await r.wait_completed()
-        return r.messages[-1]
-    return r.message
 
 
 async def open_and_start(fake, bot, key, players, options=None):

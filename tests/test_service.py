@@ -6,17 +6,11 @@ import pytest
 
 import tests.tinygame  # noqa: F401  (registers Pebbles)
 from table import Store, TableService, User, Where
+from tests.support import Clock
 
 HERE = Where("chan", guild="g")
 ALICE, BOB, CY, EVE = User("111", "Alice"), User("222", "Bob"), User("333", "Cy"), User("999", "Eve")
 
-
-class Clock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture

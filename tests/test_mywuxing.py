@@ -687,3 +687,19 @@ def test_undo_policy_only_the_target_choice_can_be_taken_back():
     learn = g.new(["a", "b"], 1, {"version": "learn"})
     after = g.apply(learn, "a", "reveal")
     assert not g.undoable(learn, "a", "reveal", after)
+
+
+def test_X2_absorb_and_destroy_follow_the_two_cycles():
+    """X2: A absorbs B when B feeds A; A destroys B when A overcomes B — the rulebook's four examples, and
+    every ordered pair as the engine's shared cycle table (engine.elements.relation) answers it."""
+    from engine.elements import relation
+
+    assert relation("wood", "water") == "fed_by"      # Wood absorbs Water
+    assert relation("fire", "wood") == "fed_by"       # Fire absorbs Wood
+    assert relation("earth", "water") == "destroys"   # Earth destroys Water
+    assert relation("water", "fire") == "destroys"    # Water destroys Fire
+    for a in ELEMENTS:
+        for b in ELEMENTS:
+            if a != b:
+                assert (relation(a, b) == "fed_by") == absorbs(a, b)
+                assert (relation(a, b) == "destroys") == kills(a, b)

@@ -66,11 +66,7 @@ MIGRATIONS: list[str] = [
         WHEN (SELECT status FROM games WHERE id = OLD.game_id) IS NOT NULL
         BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
     """,
-    # 2: where the latest public prompt of a game was posted (front ends edit or reference it)
-    """
-    ALTER TABLE games ADD COLUMN message_ref TEXT;
-    """,
-    # 3: play across a day — server settings, notification preferences, timers, results, game threads
+    # 2: play across a day — server settings, notification preferences, timers, results, game threads
     """
     CREATE TABLE settings (
         guild            TEXT PRIMARY KEY,
@@ -135,7 +131,6 @@ class GameRow:
     version: int
     created_at: float
     updated_at: float
-    message_ref: str | None = None
     parent_channel: str | None = None
     result: dict | None = None
     seats: list[Seat] = field(default_factory=list)
@@ -239,8 +234,8 @@ class Store:
             id=row["id"], guild=row["guild"], channel=row["channel"], game=row["game"],
             options=json.loads(row["options"]), status=row["status"], host=row["host"], seed=row["seed"],
             state=row["state"], version=row["version"], created_at=row["created_at"],
-            updated_at=row["updated_at"], message_ref=row["message_ref"],
-            parent_channel=row["parent_channel"], result=json.loads(row["result"]) if row["result"] else None,
+            updated_at=row["updated_at"], parent_channel=row["parent_channel"],
+            result=json.loads(row["result"]) if row["result"] else None,
         )
         async with self.db.execute(
             "SELECT user_id, name, is_bot FROM seats WHERE game_id = ? ORDER BY position", (game.id,)
@@ -475,12 +470,6 @@ class Store:
         async with self.db.execute(sql + " ORDER BY id", args) as cur:
             ids = [r[0] for r in await cur.fetchall()]
         return [await self.game(i) for i in ids]
-
-    async def set_message_ref(self, game_id: int, ref: str | None) -> None:
-        """Where the latest prompt was posted. Not part of the game: no version bump."""
-        async def work():
-            await self.db.execute("UPDATE games SET message_ref = ? WHERE id = ?", (ref, game_id))
-        await self._transaction(work)
 
     async def _bump(self, game: GameRow, now: float, **columns) -> None:
         sets = ", ".join(f"{k} = ?" for k in columns)

@@ -33,7 +33,8 @@ async def test_migrating_an_existing_database_keeps_its_games(tmp_path):
     async with Store(path) as store:            # opening it upgrades it
         assert await store.schema_version() == SCHEMA_VERSION
         row = await store.open_game("c")
-        assert row.game == "pebbles" and row.message_ref is None
+        assert row.game == "pebbles" and row.parent_channel is None and row.result is None
+        assert (await store.settings("g")).reminder_hours == 4     # the new tables are there
 
 
 async def test_a_newer_schema_is_refused(tmp_path):

@@ -108,9 +108,18 @@ def groups(actions: list[str]) -> list[tuple[str, list[int]]]:
              list(range(i, min(i + MAX_SELECT, len(actions))))) for i in range(0, len(actions), MAX_SELECT)]
 
 
+# A game's cog may describe its actions better than their canonical text, from the public table view
+# (e.g. WURRM World's "toggle 3" as "die 3: 5 ↻"): game key → (action, table view) → label.
+LABELS: dict[str, Callable[[str, dict], str]] = {}
+
+
 def action_items(turn: Turn, actions: list[str], indices: list[int] | None = None) -> list:
     """Buttons for a few actions, a select for up to 25, groups for more. Labels name seats by name."""
-    game_id, version, shown = turn.game_id, turn.version, turn.label
+    game_id, version = turn.game_id, turn.version
+    special = LABELS.get(turn.game)
+
+    def shown(action: str) -> str:
+        return turn.label(special(action, turn.table) if special else action)
     idx = list(range(len(actions))) if indices is None else indices
     if len(idx) <= MAX_BUTTONS:
         return [ActionButton(game_id, version, i, shown(actions[i])) for i in idx]

@@ -10,8 +10,28 @@ from discord.ext import commands
 from engine import GAMES
 from table import Reply
 
+from . import ui
 from .common import after, clean, play, suggest
 from .common import legal as legal_of
+
+
+def label(action: str, table: dict) -> str:
+    """The rolling panel reads better with the dice's faces: "toggle 3" becomes "die 3: 5 ↻" (marked to
+    reroll) or "die 3: 2 ✓" (kept); directions get arrows."""
+    words = action.split()
+    dice = table.get("dice") or {}
+    if words[0] == "toggle" and dice.get("faces"):
+        k = int(words[1])
+        face, marked = dice["faces"][k - 1], dice["marked"][k - 1]
+        return f"die {k}: {face} {'↻ reroll' if marked else '✓ keep'}"
+    if words[0] in ("move", "bump") and words[1] in ARROWS:
+        return f"{words[0]} {ARROWS[words[1]]} {words[1]}"
+    if action == "pay reroll":
+        return "pay 1 gem: reroll"
+    return action
+
+
+ARROWS = {"nw": "↖", "ne": "↗", "w": "←", "e": "→", "sw": "↙", "se": "↘"}
 
 
 def _reroll_steps(view_marked: list[bool], wanted: set[int], verb: str) -> list[str]:
@@ -122,4 +142,5 @@ class WurrmCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
+    ui.LABELS["wurrm"] = label
     await bot.add_cog(WurrmCog(bot))

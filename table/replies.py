@@ -62,6 +62,7 @@ class Turn:
     public_actions: dict[str, list[str]] = field(default_factory=dict)
     private_seats: list[str] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)      # seat → display name, for labels
+    table: dict = field(default_factory=dict, repr=False)    # the spectator's view: public, for richer labels
 
     def label(self, action: str) -> str:
         """An action as a player reads it: seat ids become names."""

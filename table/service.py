@@ -82,7 +82,7 @@ class TableService:
 
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
-        turn = Turn(row.id, row.game, row.version, acting, names=row.names)
+        turn = Turn(row.id, row.game, row.version, acting, names=row.names, table=game.view(state, None))
         simultaneous = len(acting) > 1
         for seat in acting:
             if simultaneous or game.private_actions(state, seat):

@@ -102,3 +102,13 @@ def test_long_action_lists_become_two_clicks():
 def test_discord_intents_are_minimal(tmp_path):
     bot = TeahouseBot(Store(tmp_path / "x.db"))
     assert bot.intents.value == discord.Intents(guilds=True).value
+
+
+def test_wurrm_buttons_show_the_dice_faces():
+    from cogs.wurrm import label
+
+    table = {"dice": {"faces": [5, 2, 3, 3, 6, 1], "marked": [True, False, False, False, True, True]}}
+    assert label("toggle 1", table) == "die 1: 5 ↻ reroll"
+    assert label("toggle 2", table) == "die 2: 2 ✓ keep"
+    assert label("move ne", table) == "move ↗ ne"
+    assert label("stop", table) == "stop"

@@ -138,10 +138,15 @@ def turn_view(turn: Turn | None, *, with_my_view: bool = True) -> discord.ui.Vie
         return None
     view = discord.ui.View(timeout=None)
     items: list = []
-    if turn.private_seats:
+    public = list(turn.public_actions.values())
+    shared = bool(public) and all(p == public[0] for p in public)
+    if turn.private_seats or (public and not shared):
+        # a secret choice, or several players with different choices: each opens their own picker
         items.append(PrivateButton(turn.game_id, turn.version))
-    for actions in list(turn.public_actions.values())[:1]:  # several seats at once are always private
-        items.extend(action_items(turn, actions))
+    if shared:
+        # one decision, or the same one for everyone acting (both players press Reveal): the buttons
+        # name actions by their index among the clicker's own legal actions, the same for each of them
+        items.extend(action_items(turn, public[0]))
     if with_my_view:
         items.append(MyViewButton(turn.game_id))
     for item in items[:25]:

@@ -52,8 +52,7 @@ class Turn:
     """The decision a game awaits now, for front ends that offer it as buttons.
 
     ``public_actions`` holds the legal actions of seats whose choices are public information; a seat in
-    ``private_seats`` (a hand, a secret pick, or one of several choosing at once) must be offered its
-    actions privately, on request.
+    ``private_seats`` (a hand, a secret pick) must be offered its actions privately, on request.
     """
     game_id: int
     game: str

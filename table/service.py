@@ -83,9 +83,8 @@ class TableService:
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
         turn = Turn(row.id, row.game, row.version, acting, names=row.names, table=game.view(state, None))
-        simultaneous = len(acting) > 1
         for seat in acting:
-            if simultaneous or game.private_actions(state, seat):
+            if game.private_actions(state, seat):
                 turn.private_seats.append(seat)
             else:
                 turn.public_actions[seat] = game.legal_actions(state, seat)

@@ -123,13 +123,17 @@ async def test_wassamasaw_take_in_one_command(tmp_path):
     assert not fake.errors
 
 
-async def test_mywuxing_learn_reveal_by_button(tmp_path):
+async def test_mywuxing_learn_both_players_reveal_with_one_public_button(tmp_path):
     async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")):
         started = await open_and_start(fake, None, "mywuxing", ["alice", "bob"], {"version": "learn"})
-        buttons = [b for b in started.buttons() if b["label"] in ("reveal", "Choose (only you see it)")]
-        assert buttons
-        r = await fake.slash("alice", "general", "mywuxing reveal")
-        assert (await answer(r)).content
+        assert "reveal" in [b["label"] for b in started.buttons()]
+        assert "Choose (only you see it)" not in [b["label"] for b in started.buttons()]
+        first = await answer(await fake.click("alice", started, label="reveal"))
+        assert not first.ephemeral and "reveal" in [b["label"] for b in first.buttons()]
+        r = await fake.click("carol", first, label="reveal")
+        assert (await answer(r)).ephemeral                 # a spectator is refused
+        second = await answer(await fake.slash("bob", "general", "mywuxing reveal"))
+        assert not second.ephemeral and second.attachments[0].image().format == "PNG"
     assert not fake.errors
 
 

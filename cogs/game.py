@@ -214,6 +214,15 @@ class GameCog(commands.Cog):
             return []
         return [app_commands.Choice(name=n, value=n) for n in GAMES[row.game].options if current.lower() in n][:25]
 
+    @option.autocomplete("value")
+    async def option_value_complete(self, interaction: discord.Interaction, current: str):
+        row = await self.service.store.open_game(str(interaction.channel_id))
+        if row is None or row.game not in GAMES:
+            return []
+        choices = GAMES[row.game].option_choices.get(str(interaction.namespace.name or ""), [])
+        shown = [("on" if v else "off") if isinstance(v, bool) else str(v) for v in choices]
+        return [app_commands.Choice(name=v, value=v) for v in shown if current.lower() in v.lower()][:25]
+
     @game.command(name="start", description="Host: start the game")
     @app_commands.describe(order="Seat order: as joined, or shuffled")
     @app_commands.choices(order=[app_commands.Choice(name="as joined", value="joined"),

@@ -175,9 +175,17 @@ class GameCog(commands.Cog):
             if not (settings.threads and isinstance(channel, discord.TextChannel)):
                 return await self.service.open_table(where, user, game.value)
             # a thread per game: the channel hosts many games, each in its own thread
-            thread = await channel.create_thread(name=f"{game.name} — {user.name}"[:100],
-                                                 type=discord.ChannelType.public_thread,
-                                                 auto_archive_duration=10080)
+            try:
+                thread = await channel.create_thread(name=f"{game.name} — {user.name}"[:100],
+                                                     type=discord.ChannelType.public_thread,
+                                                     auto_archive_duration=10080)
+            except discord.HTTPException:
+                log.warning("could not open a game thread in channel %s; playing in the channel", where.channel)
+                reply = await self.service.open_table(where, user, game.value)
+                if reply.ok:
+                    reply.text += "\n(I could not open a thread here — I need Create Public Threads — so the "\
+                                  "game is played in this channel.)"
+                return reply
             reply = await self.service.open_table(Where(str(thread.id), where.guild), user, game.value,
                                                   parent_channel=where.channel)
             if not reply.ok:

@@ -334,7 +334,7 @@ class GameCog(commands.Cog):
         reply = await self.service.prompt(where, user, version=version)
         if not reply.ok:
             return reply
-        actions = reply.turn.public_actions[user.id]
+        actions = reply.choices
         reply.private[0].text = "Your choice (only you see this):"
         return Answer(reply, ui.picker_view(reply.turn, actions, group=group))
 

@@ -266,7 +266,7 @@ class Console:
             self.write(f"  image: {self._save(reply.image)}")
         if reply.mention:
             self.write("  → " + " ".join(f"@{m}" for m in reply.mention))
-        turn = reply.turn if reply.ok else None
+        turn = reply.turn if reply.ok and reply.text else None   # buttons go with a public message
         if turn is not None:
             for seat, actions in turn.public_actions.items():
                 shown = " | ".join(turn.label(a) for a in actions[:30]) + (" | …" if len(actions) > 30 else "")

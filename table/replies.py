@@ -92,6 +92,7 @@ class Reply:
     log: list[str] = field(default_factory=list)   # the public lines this reply added to the log
     notes: list[tuple[str, str]] = field(default_factory=list)  # (channel, text): e.g. a game thread's parent
     offer: Offer | None = None                 # skip/remove choices after a missed deadline
+    choices: list[str] = field(default_factory=list)   # the caller's own legal actions (private, for a picker)
 
     @classmethod
     def fail(cls, user: str, text: str, **kw) -> Reply:

@@ -462,7 +462,7 @@ class TableService:
         reply = Reply(game_id=row.id, version=row.version, status=row.status, turn=turn)
         reply.private.append(Private(user.id, "Your choices: " + "; ".join(actions),
                                      self._image(row, game, state, user.id)))
-        turn.public_actions = {**turn.public_actions, user.id: actions}  # for this caller only
+        reply.choices = actions
         return reply
 
     async def legal(self, where: Where, user: User) -> list[str]:

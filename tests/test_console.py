@@ -28,6 +28,7 @@ async def test_console_script(tmp_path):
         bob@lobby /game join
         eve@lobby /game new game:pebbles
         alice@lobby /game start
+        alice@lobby /game actions
         alice@lobby /game move action:bid 3
         bob@lobby /game hand
         bob@lobby /game move action:bid 1
@@ -43,6 +44,8 @@ async def test_console_script(tmp_path):
     assert "[only eve sees] This channel already has a game of Pebbles" in text
     assert "[#lobby] Pebbles begins!" in text
     assert "[only bob sees] Your private view" in text and "Your choices: bid 1; bid 2; bid 3" in text
+    assert "[only alice sees] Your choices: bid 1; bid 2; bid 3" in text
+    assert "buttons for" not in text            # a secret bid is never offered in public
     assert "[only eve sees] You are not playing" in text
     assert "Game over" in text and "alice wins" in text
     assert "! Start a line with USER@CHANNEL" in text

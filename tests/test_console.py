@@ -45,7 +45,7 @@ async def test_console_script(tmp_path):
     assert "[#lobby] Pebbles begins!" in text
     assert "[only bob sees] Your private view" in text and "Your choices: bid 1; bid 2; bid 3" in text
     assert "[only alice sees] Your choices: bid 1; bid 2; bid 3" in text
-    assert "buttons for" not in text            # a secret bid is never offered in public
+    assert "buttons for alice: bid" not in text and "buttons for bob: bid" not in text   # secret bids
     assert "[only eve sees] You are not playing" in text
     assert "Game over" in text and "alice wins" in text
     assert "! Start a line with USER@CHANNEL" in text

@@ -435,6 +435,9 @@ class TableService:
             if mention:
                 reply.mention = [s for s in reply.turn.to_act if s in humans]
             tail = self._waiting_text(row, reply.turn.to_act)
+            limit = game.time_limit(state)
+            if limit:
+                tail += f" ⏱ {limit['seconds']} seconds to answer; silence counts as '{limit['action']}'."
         shown = lines[-8:]
         if len(lines) > 8:
             shown = [f"… {len(lines) - 8} earlier moves (see `/game history`)"] + shown

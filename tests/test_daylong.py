@@ -179,10 +179,12 @@ async def test_X8_reaction_time_runs_out_and_silence_passes(svc, clock):
             break
         seat = game.to_act(state)[0]
         user = next(u for u in (ALICE, BOB, CY) if u.id == seat)
-        assert (await svc.act(HERE, user, game.legal_actions(state, seat)[0])).ok
+        opened = await svc.act(HERE, user, game.legal_actions(state, seat)[0])
+        assert opened.ok
     else:
         pytest.skip("no reaction window in this game")
     waiting = game.to_act(state)
+    assert "20 seconds to answer; silence counts as 'pass'" in opened.text
     clock.now += 19
     assert await svc.due() == []
     clock.now += 2

@@ -71,12 +71,17 @@ async def test_threads_reminders_deadline_buttons_and_records(tmp_path):
             back = await answer(r)
             assert "took back" in back.content and not back.ephemeral
 
-            # the scheduler: a reminder after 2 h, in the thread, mentioning whoever must act
+            # the scheduler: a reminder after 2 h, in the thread, mentioning whoever must act,
+            # and a direct message for a player who asked for them
+            r = await fake.slash(first, "general", "notify", options={"direct_messages": "on"})
+            assert r.ephemeral and "direct message" in r.content
             before = len(fake.messages(thread))
             clock.now += 2 * H + 1
             await bot.send_due()
             reminder = await fake.wait_for_message(lambda m: "Reminder" in m.content, channel=thread)
             assert f"<@{uid[first]}>" in reminder.content and len(fake.messages(thread)) == before + 1
+            dm = await fake.wait_for_message(lambda m: "It is your move in Wassamasaw" in m.content)
+            assert fake.dm_channel(first) is not None and dm.channel_id == fake.dm_channel(first).id
             await bot.send_due()                                    # nothing twice
             assert len(fake.messages(thread)) == before + 1
 

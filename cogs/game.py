@@ -73,7 +73,10 @@ class GameCog(commands.Cog):
         privates = reply.private_for(me)
         if view is None:
             view = await self.components(reply)
-        if reply.text or reply.image:
+        if (reply.text or reply.image) and self.continues(interaction, reply):
+            await self._update(interaction, reply, view)
+            view = None
+        elif reply.text or reply.image:
             await self._respond(interaction, content=content_of(reply), file=file_of(reply.image), view=view,
                                 allowed_mentions=mentions(reply.mention), ephemeral=False)
             view = None
@@ -83,6 +86,25 @@ class GameCog(commands.Cog):
             await self._respond(interaction, content=p.text[:2000], file=file_of(p.image), ephemeral=True,
                                 view=view if (reply.stale or reply.ok) else None)
             view = None
+
+    @staticmethod
+    def continues(interaction: discord.Interaction, reply: Reply) -> bool:
+        """A click on the public turn message by the player who then acts again (take a die, then place
+        it; toggle dice, reroll, step): the same message is updated in place rather than a new one posted,
+        so a turn is one message in the channel. When the turn passes, a new message mentions the next
+        player (an edit would not notify them)."""
+        message = interaction.message
+        return (interaction.type == discord.InteractionType.component and message is not None
+                and not message.flags.ephemeral and reply.ok and reply.turn is not None
+                and reply.turn.to_act == [str(interaction.user.id)])
+
+    async def _update(self, interaction: discord.Interaction, reply: Reply, view) -> None:
+        kwargs = {"content": content_of(reply), "view": view, "allowed_mentions": NO_PINGS,
+                  "attachments": [file_of(reply.image)] if reply.image is not None else []}
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kwargs)
+        else:
+            await interaction.edit_original_response(**kwargs)
 
     async def channel(self, channel_id: str):
         channel = self.bot.get_channel(int(channel_id))

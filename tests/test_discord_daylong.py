@@ -65,6 +65,10 @@ async def test_threads_reminders_deadline_buttons_and_records(tmp_path):
             take = next(b for b in started.buttons() if b["label"].startswith("take"))
             took = await answer(await fake.click(first, started, take["custom_id"]))
             assert "takes" in took.content
+            # the same player acts again (place the die): the turn message is updated in place, with the
+            # new image and the cells as buttons, instead of a new message
+            assert took.id == started.id and took.attachments[0].image().format == "PNG"
+            assert any(b["label"].startswith("place") for b in took.buttons())
             r = await fake.slash(other, thread, "game undo")
             assert r.ephemeral and "Only your own" in r.content
             r = await fake.slash(first, thread, "game undo")

@@ -599,17 +599,20 @@ class TableService:
                 notices.append(notice)
         return notices
 
-    def _acting_humans(self, row: GameRow, game: Game, state) -> list[str]:
-        humans = {s.user_id for s in row.seats if not s.is_bot}
-        return [s for s in game.to_act(state) if s in humans]
-
-    async def _fire_reminder(self, row: GameRow, timer) -> Notice | None:
+    def _waiting_people(self, row: GameRow, timer):
+        """(game, state, people awaited) if the turn a timer was set for still waits for someone, else None."""
         if row.version != timer.version:
             return None
         game, state = self._state(row)
-        acting = self._acting_humans(row, game, state)
-        if not acting:
+        humans = {s.user_id for s in row.seats if not s.is_bot}
+        acting = [s for s in game.to_act(state) if s in humans]
+        return (game, state, acting) if acting else None
+
+    async def _fire_reminder(self, row: GameRow, timer) -> Notice | None:
+        waiting = self._waiting_people(row, timer)
+        if waiting is None:
             return None
+        game, state, acting = waiting
         settings = await self.store.settings(row.guild)
         waited = _duration(self.clock() - row.updated_at)
         who = ", ".join(row.names[s] for s in acting)
@@ -628,12 +631,10 @@ class TableService:
         return Notice(row.channel, reply, dms)
 
     async def _fire_deadline(self, row: GameRow, timer) -> Notice | None:
-        if row.version != timer.version:
+        waiting = self._waiting_people(row, timer)
+        if waiting is None:
             return None
-        game, state = self._state(row)
-        absent = self._acting_humans(row, game, state)
-        if not absent:
-            return None
+        game, state, absent = waiting
         settings = await self.store.settings(row.guild)
         hours = _duration(self.clock() - row.updated_at)
         names = ", ".join(row.names[s] for s in absent)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from table.store import StoreError
+
 ROOT = Path(__file__).resolve().parent
 DEFAULT_DB = ROOT / "data" / "teahouse.db"
 DEFAULT_CONSOLE_DB = ROOT / "data" / "console.db"
@@ -22,10 +24,19 @@ DEFAULT_CONSOLE_DB = ROOT / "data" / "console.db"
 log = logging.getLogger("teahouse")
 
 
+# Libraries that log whole payloads at DEBUG (aiosqlite every statement with its arguments — game states,
+# hands, the seed; discord's gateway every event): they never go below INFO, whatever LOG_LEVEL says.
+QUIET_LIBRARIES = {"aiosqlite": logging.INFO, "discord": logging.INFO, "discord.http": logging.WARNING,
+                   "asyncio": logging.INFO, "PIL": logging.INFO}
+
+
 def configure_logging(level: str) -> None:
-    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
-    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    chosen = getattr(logging, level.upper(), None)
+    if not isinstance(chosen, int):
+        chosen = logging.INFO
+    logging.basicConfig(level=chosen, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    for name, floor in QUIET_LIBRARIES.items():
+        logging.getLogger(name).setLevel(max(chosen, floor))
 
 
 async def run_console(db_path: Path, out_dir: Path, stream=None) -> None:
@@ -34,6 +45,12 @@ async def run_console(db_path: Path, out_dir: Path, stream=None) -> None:
 
     async with Store(db_path) as store:
         await run(TableService(store), stream=stream, out_dir=out_dir)
+
+
+def fail(message: str, code: int = 1) -> int:
+    """One clear line on standard error and a non-zero exit, so a supervisor restarts or alerts."""
+    print(f"teahouse: {message}", file=sys.stderr)
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,23 +69,28 @@ def main(argv: list[str] | None = None) -> int:
     if console:
         if not args.console:
             print("No DISCORD_TOKEN set: starting the console table. (Put a token in .env to run the Discord bot.)")
-        db = Path(args.db or os.getenv("TEAHOUSE_CONSOLE_DB") or DEFAULT_CONSOLE_DB)
+        db = args.db or os.getenv("TEAHOUSE_CONSOLE_DB") or str(DEFAULT_CONSOLE_DB)
         try:
             asyncio.run(run_console(db, Path(args.out)))
         except KeyboardInterrupt:
             pass
+        except StoreError as e:
+            return fail(str(e))
         return 0
 
     from cogs.runner import run_discord
 
-    db = Path(args.db or os.getenv("TEAHOUSE_DB") or DEFAULT_DB)
+    db = args.db or os.getenv("TEAHOUSE_DB") or str(DEFAULT_DB)
     guild = os.getenv("DEV_GUILD_ID", "").strip() or None
     try:
         idle = float(os.getenv("IDLE_ABANDON_HOURS", "24"))
     except ValueError:
         print("IDLE_ABANDON_HOURS must be a number of hours.")
         return 2
-    return run_discord(token, db, dev_guild=guild, idle_abandon_hours=idle)
+    try:
+        return run_discord(token, db, dev_guild=guild, idle_abandon_hours=idle)
+    except StoreError as e:
+        return fail(str(e))
 
 
 if __name__ == "__main__":

@@ -112,11 +112,13 @@ class GameCog(commands.Cog):
             channel = await self.bot.fetch_channel(int(channel_id))
         return channel
 
-    async def post(self, channel_id: str, reply: Reply) -> None:
+    async def post(self, channel_id: str, reply: Reply, nonce: str | None = None) -> None:
         """Send a reply's public part to a channel on the bot's own initiative (reminders, deadlines)."""
         await reply.render()
         channel = await self.channel(channel_id)
         kwargs = {"content": content_of(reply), "allowed_mentions": mentions(reply.mention)}
+        if nonce is not None:
+            kwargs["nonce"] = nonce
         view = await self.components(reply)
         if view is not None:
             kwargs["view"] = view

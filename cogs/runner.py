@@ -6,19 +6,23 @@ import asyncio
 import importlib
 import logging
 import pkgutil
+import re
 import signal
+import sys
 from pathlib import Path
 
 import discord
 from discord.ext import commands
 
 from table import Store, TableService
+from table.store import StoreError
 
 from . import ui
 
 log = logging.getLogger("teahouse")
 
 COG_DIR = Path(__file__).resolve().parent
+TOKEN = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")   # three parts; no spaces or newlines
 NOT_COGS = {"runner", "ui", "common"}
 
 
@@ -82,18 +86,25 @@ class TeahouseBot(commands.Bot):
             await asyncio.sleep(delay)
 
     async def send_due(self) -> None:
-        cog = self.get_cog("GameCog")
-        for notice in await self.service.due():
-            try:
-                await cog.post(notice.channel, notice.reply)
-            except discord.HTTPException:
-                log.warning("could not post to channel %s (game %s)", notice.channel, notice.reply.game_id)
-            for dm in notice.dm:
-                try:
-                    user = self.get_user(int(dm.user)) or await self.fetch_user(int(dm.user))
-                    await user.send(f"{dm.text} <#{notice.channel}>", allowed_mentions=ui.NO_PINGS)
-                except (discord.HTTPException, ValueError):
-                    log.info("could not send a direct message to %s", dm.user)
+        """Fire what is due into the outbox, then send the outbox (what a crash left unsent goes first)."""
+        await self.service.fire_due()
+        await self.service.deliver(self.notice_to_channel, self.notice_to_user)
+
+    async def notice_to_channel(self, notice) -> None:
+        """Post a notice; raises (so it is retried) unless the channel is gone or closed to us for good.
+        The nonce makes Discord drop a second copy of a message resent after a crash."""
+        try:
+            await self.get_cog("GameCog").post(notice.channel, notice.reply, nonce=notice.nonce(0))
+        except (discord.NotFound, discord.Forbidden):
+            log.warning("cannot post to channel %s (game %s); the notice is dropped", notice.channel,
+                        notice.reply.game_id)
+
+    async def notice_to_user(self, notice, dm, part: int) -> None:
+        try:
+            user = self.get_user(int(dm.user)) or await self.fetch_user(int(dm.user))
+            await user.send(f"{dm.text} <#{notice.channel}>", allowed_mentions=ui.NO_PINGS, nonce=notice.nonce(part))
+        except (discord.NotFound, discord.Forbidden, ValueError):
+            log.info("a direct message could not be sent (game %s)", notice.reply.game_id)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
@@ -111,6 +122,11 @@ class TeahouseBot(commands.Bot):
 
 async def serve(token: str, db_path: Path, dev_guild: str | None = None, idle_abandon_hours: float = 24) -> int:
     store = Store(db_path)
+    try:
+        await store.open()         # before logging in: a database that cannot be used stops us at once
+    except StoreError as e:
+        print(f"teahouse: {e}", file=sys.stderr)
+        return 1
     bot = TeahouseBot(store, dev_guild=dev_guild,
                       service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600))
     loop = asyncio.get_running_loop()
@@ -127,6 +143,9 @@ async def serve(token: str, db_path: Path, dev_guild: str | None = None, idle_ab
     if runner in done:
         try:
             runner.result()
+        except StoreError as e:
+            print(f"teahouse: {e}", file=sys.stderr)
+            code = 1
         except discord.LoginFailure:
             print("Discord refused the token. Check DISCORD_TOKEN in .env: it is the bot token from the "
                   "Developer Portal (Bot → Reset Token), not the application id or client secret.")
@@ -155,7 +174,7 @@ def run_discord(token: str, db_path: Path, dev_guild: str | None = None, idle_ab
     if dev_guild and not dev_guild.isdigit():
         print(f"DEV_GUILD_ID must be a server id (a number), not {dev_guild!r}.")
         return 2
-    if token.count(".") != 2:
+    if not TOKEN.fullmatch(token):
         print("DISCORD_TOKEN does not look like a bot token (three parts separated by dots). Copy it again from "
               "the Developer Portal: your application → Bot → Reset Token.")
         return 2

@@ -247,10 +247,14 @@ class Console:
         if not 0 < hours <= 24 * 30:
             return Reply.fail(user.id, "Wait between a moment and 30 days.")
         self.clock.offset += hours * 3600
-        for notice in await self.service.due():
+        await self.service.fire_due()
+
+        async def to_channel(notice):
             self.show(notice.channel, await notice.reply.render())
-            for dm in notice.dm:
-                self.write(f"[direct message to {dm.user}] {dm.text}")
+
+        async def to_user(notice, dm, part):
+            self.write(f"[direct message to {dm.user}] {dm.text}")
+        await self.service.deliver(to_channel, to_user)
         return Reply(text=f"{hours:g} hours pass.")
 
     def _save(self, picture) -> str:

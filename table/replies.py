@@ -125,7 +125,18 @@ class Reply:
 @dataclass
 class Notice:
     """Something the scheduler says on its own: a reminder, a deadline, a closed reaction window.
-    ``reply`` goes to ``channel``; ``dm`` holds direct messages for users who asked for them."""
+    ``reply`` goes to ``channel``; ``dm`` holds direct messages for users who asked for them.
+
+    A fired notice waits in the outbox (``id``) until every part went out: part 0 is the channel message,
+    part k the k-th direct message; ``parts_done`` of them already did. ``nonce(k)`` names a part for the
+    platform's de-duplication, so a part resent after a crash is not shown twice. ``expires``: a reminder
+    or deadline offer that only makes sense while its turn still waits."""
     channel: str
     reply: Reply
     dm: list[Private] = field(default_factory=list)
+    id: int | None = None
+    parts_done: int = 0
+    expires: bool = False
+
+    def nonce(self, part: int) -> str | None:
+        return None if self.id is None else f"th{self.id}p{part}"

@@ -38,7 +38,7 @@ from .records import (
     tally,
 )
 from .replies import Notice, Offer, Picture, Private, Reply, Turn, User, Where, name_seats
-from .store import BOT_PREFIX, ChannelBusy, GameRow, Seat, Settings, Store, VersionConflict
+from .store import BOT_PREFIX, ChannelBusy, GameRow, Seat, Settings, Store, StoreError, VersionConflict
 
 log = logging.getLogger("teahouse.table")
 
@@ -575,29 +575,108 @@ class TableService:
     # ===== play across a day: timers, skip/remove past a deadline, undo, replays, stats, settings =====
 
     # ----- the scheduler ---------------------------------------------------------------------------------
-    async def due(self) -> list[Notice]:
-        """Fire every timer that is due, once each; what to send comes back as Notices. A timer whose game
-        moved on was replaced when it moved, so a restart neither loses a timer nor fires one twice."""
+    async def fire_due(self) -> int:
+        """Fire every due timer once. For each, one transaction claims the timer, stores its effect (a
+        computer's move past a deadline, the next reminder) and puts what must be said into the outbox; so a
+        crash at any point either leaves the timer to fire again or leaves its notice waiting to be sent.
+        Returns how many notices were queued."""
         now = self.clock()
-        notices: list[Notice] = []
+        queued = 0
         for timer in await self.store.due_timers(now):
             row = await self.store.game(timer.game_id)
             if row is None:
                 continue
             async with self.lock(row.channel):
-                if not await self.store.claim_timer(timer, now):
-                    continue
-                row = await self.store.game(timer.game_id)
-                if row.status != "running":
-                    continue
                 try:
-                    notice = await getattr(self, f"_fire_{timer.kind}")(row, timer)
+                    async with self.store.batch():
+                        if not await self.store.claim_timer(timer, now):
+                            continue
+                        row = await self.store.game(timer.game_id)
+                        if row.status != "running":
+                            continue
+                        notice = await getattr(self, f"_fire_{timer.kind}")(row, timer)
+                        if notice is not None:
+                            notice.expires = timer.kind == "reminder" or notice.reply.offer is not None
+                            await self.store.add_outgoing(row.id, notice.channel, _payload(notice), now)
+                            queued += 1
+                except StoreError:
+                    raise
                 except Exception:
+                    # a timer that cannot fire is dropped, so it does not fail again every minute
                     log.exception("game %s: %s timer failed", row.id, timer.kind)
-                    continue
-            if notice is not None:
-                notices.append(notice)
+                    await self.store.claim_timer(timer, now)
+        return queued
+
+    async def outbox(self) -> list[Notice]:
+        """The notices fired and not yet delivered, oldest first. A reminder or deadline offer whose turn has
+        since been played is marked expired (``reply.ok`` False): there is nothing left to say."""
+        notices = []
+        for item in await self.store.outgoing():
+            p = item.payload
+            reply = Reply(text=p["text"], mention=p["mention"], game_id=item.game_id, version=p["version"],
+                          status=p["status"], notes=[tuple(n) for n in p["notes"]])
+            row = await self.store.game(item.game_id) if item.game_id is not None else None
+            current = row is not None and row.version == p["version"] and row.status == p["status"]
+            if current and row.state is not None:
+                game, state = self._state(row)
+                if p["turn"] and row.status == "running":
+                    reply.turn = self.turn(row, game, state)
+                if p["image"]:
+                    reply.image = self._image(row, game, state, None)
+                if p["offer"]:
+                    reply.offer = Offer(row.id, row.version, p["offer"], dict(row.names))
+            elif p["expires"]:
+                reply.ok = False
+            notices.append(Notice(item.channel, reply, [Private(u, t) for u, t in p["dm"]], id=item.id,
+                                  parts_done=item.parts_done, expires=p["expires"]))
         return notices
+
+    async def deliver(self, to_channel, to_user, attempts: int = 5) -> list[Notice]:
+        """Send the outbox: ``to_channel(notice)`` posts the channel message, ``to_user(notice, private,
+        part)`` a direct message; each raises if the platform did not take it. A notice leaves the outbox only
+        once every part went out (at least once; the parts' nonces keep a resend from showing twice). A
+        notice that fails ``attempts`` times is dropped with a warning. Returns the notices delivered."""
+        delivered = []
+        for notice in await self.outbox():
+            item = notice.id
+            done = notice.parts_done
+            try:
+                if notice.reply.ok:
+                    if done == 0:
+                        await to_channel(notice)
+                        done = 1
+                        await self.store.outgoing_progress(item, done)
+                    while done <= len(notice.dm):
+                        await to_user(notice, notice.dm[done - 1], done)
+                        done += 1
+                        await self.store.outgoing_progress(item, done)
+            except StoreError:
+                raise
+            except Exception as e:
+                tries = await self.store.outgoing_failed(item)
+                log.warning("game %s: a notice could not be sent (%s; attempt %d)", notice.reply.game_id,
+                            type(e).__name__, tries)
+                if tries >= attempts:
+                    await self.store.outgoing_done(item)
+                continue
+            await self.store.outgoing_done(item)
+            if notice.reply.ok:
+                delivered.append(notice)
+        return delivered
+
+    async def due(self) -> list[Notice]:
+        """Fire what is due and deliver the outbox to the caller: the notices come back, already marked sent
+        (for front ends whose 'sending' cannot fail, such as tests and scripts)."""
+        await self.fire_due()
+        got: list[Notice] = []
+
+        async def take(notice):
+            got.append(notice)
+
+        async def skip_dm(notice, private, part):
+            return None
+        await self.deliver(take, skip_dm)
+        return got
 
     def _waiting_people(self, row: GameRow, timer):
         """(game, state, people awaited) if the turn a timer was set for still waits for someone, else None."""
@@ -891,6 +970,16 @@ class TableService:
         text = ("I will send you a direct message when a game waits for you." if on
                 else "No more direct messages; reminders still mention you in the game's channel.")
         return Reply(private=[Private(user.id, text)])
+
+
+def _payload(notice: Notice) -> dict:
+    """What the outbox keeps of a notice: its words and what to rebuild (the prompt, the image, the offer)
+    from the game when it is sent."""
+    r = notice.reply
+    return {"text": r.text, "mention": r.mention, "version": r.version, "status": r.status,
+            "turn": r.turn is not None, "image": r.image is not None, "notes": [list(n) for n in r.notes],
+            "offer": list(r.offer.absent) if r.offer else None, "dm": [[p.user, p.text] for p in notice.dm],
+            "expires": notice.expires}
 
 
 def parse_option(default, text: str):

@@ -13,12 +13,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import json
+import logging
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiosqlite
+
+log = logging.getLogger("teahouse.store")
 
 OPEN_STATUSES = ("lobby", "running")
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
@@ -93,8 +98,31 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN result TEXT;
     CREATE INDEX seats_by_user ON seats (user_id);
     """,
+    # 3: the outbox — what the scheduler must still send; a row goes only once Discord has taken every part
+    """
+    CREATE TABLE outbox (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id     INTEGER REFERENCES games (id) ON DELETE CASCADE,
+        channel     TEXT NOT NULL,
+        payload     TEXT NOT NULL,
+        parts_done  INTEGER NOT NULL DEFAULT 0,
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        created_at  REAL NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """The database cannot be used: the message says what file, what is wrong and what to do."""
+
+
+class StoreFull(StoreError):
+    """The disk (or the database's size limit) is full: nothing was saved."""
+
+    def __init__(self, message: str = "The disk is full; nothing was saved. Try again in a moment."):
+        super().__init__(message)
 
 
 class VersionConflict(Exception):
@@ -163,6 +191,18 @@ class Timer:
 
 
 @dataclass
+class Outgoing:
+    """A row of the outbox: a notice the scheduler fired and must still deliver (``parts_done`` of its parts,
+    the channel message then each direct message, already went out)."""
+    id: int
+    game_id: int | None
+    channel: str
+    payload: dict
+    parts_done: int
+    attempts: int
+
+
+@dataclass
 class LogEntry:
     seq: int
     seat: str
@@ -180,20 +220,69 @@ class Store:
         self._tx = asyncio.Lock()
 
     async def open(self) -> Store:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = await aiosqlite.connect(self.path, isolation_level=None)  # we issue BEGIN ourselves
-        self.db.row_factory = aiosqlite.Row
-        await self.db.execute("PRAGMA journal_mode=WAL")
-        await self.db.execute("PRAGMA foreign_keys=ON")
-        await self.db.execute("PRAGMA busy_timeout=5000")
-        await self.migrate()
+        """Open (creating if needed) and migrate the database. Anything that makes it unusable — a damaged or
+        foreign file, a newer schema, a read-only file or folder — raises StoreError with one clear line."""
+        where = self.path
+        try:
+            uri = self.path.startswith("file:")      # a SQLite URI (file:teahouse.db?mode=ro) is taken as one
+            if self.path != ":memory:" and not uri:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self.db = await aiosqlite.connect(self.path, isolation_level=None, uri=uri)  # we issue BEGIN ourselves
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(f"Cannot open the database {where}: {e}. Check the path and its folder's "
+                             "permissions.") from e
+        try:
+            self.db.row_factory = aiosqlite.Row
+            await self.db.execute("PRAGMA busy_timeout=5000")   # first: every later statement waits, not fails
+            await self._check_file()
+            await self.db.execute("PRAGMA journal_mode=WAL")
+            await self.db.execute("PRAGMA foreign_keys=ON")
+            await self.migrate()
+            await self._begin()        # a read-only file or folder shows here, not at the first move
+            await self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            await self.db.execute("ROLLBACK")
+        except StoreError as e:
+            await self.close()
+            if isinstance(e.__cause__, sqlite3.Error):
+                raise StoreError(self._explain(e.__cause__)) from e.__cause__
+            raise
+        except sqlite3.Error as e:
+            await self.close()
+            raise StoreError(self._explain(e)) from e
         return self
+
+    def _explain(self, e: sqlite3.Error) -> str:
+        text = str(e).lower()
+        if "readonly" in text or "read-only" in text or "unable to open" in text:
+            return (f"The database {self.path} is read-only: Teahouse must write to the file and to its folder "
+                    "(for the WAL journal). Fix the permissions, or point TEAHOUSE_DB at a writable file.")
+        if "not a database" in text or "malformed" in text or "corrupt" in text:
+            return (f"The database {self.path} is damaged or not a SQLite file ({e}). Restore it from a backup, "
+                    "or move it away to start with an empty one.")
+        if "full" in text:
+            return f"The disk holding {self.path} is full. Free some space and start again."
+        if "locked" in text or "busy" in text:
+            return (f"The database {self.path} is locked by another program that holds it too long. Stop that "
+                    "program, or point TEAHOUSE_DB at another file.")
+        return f"The database {self.path} cannot be used: {e}."
+
+    async def _check_file(self) -> None:
+        """Refuse a file that is not a Teahouse database, before anything is written to it."""
+        async with self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
+            tables = {r[0] for r in await cur.fetchall()}
+        version = await self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"The database {self.path} was written by a newer Teahouse (schema {version}; this "
+                             f"one knows {SCHEMA_VERSION}). Update Teahouse, or point TEAHOUSE_DB at another file.")
+        if version == 0 and tables - {"sqlite_sequence"}:
+            raise StoreError(f"The file {self.path} holds a database that is not Teahouse's (tables without a "
+                             "Teahouse schema version). Point TEAHOUSE_DB at another file.")
 
     async def close(self) -> None:
         if self.db is not None:
-            await self.db.close()
-            self.db = None
+            db, self.db = self.db, None
+            with contextlib.suppress(sqlite3.Error, ValueError):
+                await db.close()
 
     async def __aenter__(self) -> Store:
         return await self.open()
@@ -210,18 +299,16 @@ class Store:
         """Bring the schema up to ``target``; each step commits with its new version number."""
         current = await self.schema_version()
         if current > SCHEMA_VERSION:
-            raise RuntimeError(f"database schema {current} is newer than this Teahouse ({SCHEMA_VERSION})")
+            raise StoreError(f"The database {self.path} was written by a newer Teahouse (schema {current}; this "
+                             f"one knows {SCHEMA_VERSION}). Update Teahouse, or point TEAHOUSE_DB at another file.")
         for version in range(current + 1, target + 1):
-            async with self._tx:
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in _statements(MIGRATIONS[version - 1]):
-                        await self.db.execute(statement)
-                    await self.db.execute(f"PRAGMA user_version = {version}")
-                    await self.db.execute("COMMIT")
-                except BaseException:
-                    await self.db.execute("ROLLBACK")
-                    raise
+            async def step(version=version):
+                if await self.schema_version() >= version:    # another process migrated meanwhile
+                    return
+                for statement in _statements(MIGRATIONS[version - 1]):
+                    await self.db.execute(statement)
+                await self.db.execute(f"PRAGMA user_version = {version}")
+            await self._transaction(step)
         return await self.schema_version()
 
     # ----- reading ---------------------------------------------------------------------------------------
@@ -283,15 +370,89 @@ class Store:
 
     # ----- writing ---------------------------------------------------------------------------------------
     async def _transaction(self, work):
+        """Run ``work`` in one write transaction (BEGIN IMMEDIATE: writers queue on the busy timeout rather
+        than fail), retrying the start once if another process held the file past the timeout. Inside
+        ``batch()`` it joins the batch's transaction."""
+        if _BATCH.get() is self:
+            return await work()
         async with self._tx:
-            await self.db.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 result = await work()
                 await self.db.execute("COMMIT")
                 return result
-            except BaseException:
+            except BaseException as e:
+                await self._rollback()
+                self._reraise(e)
+
+    async def _begin(self) -> None:
+        for attempt in (1, 2):
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as e:
+                if attempt == 2 or not _is_busy(e):
+                    self._reraise(e)
+                log.warning("the database was busy for 5 s; trying once more")
+
+    async def _rollback(self) -> None:
+        """Roll back if a transaction is still open (SQLite ends one by itself on a full disk, and a second
+        ROLLBACK would hide the real error behind 'no transaction is active')."""
+        if self.db is not None and self.db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
                 await self.db.execute("ROLLBACK")
-                raise
+
+    def _reraise(self, e: BaseException):
+        """Raise ``e``, or the StoreError a front end can show for a storage failure."""
+        err = self._storage_error(e) if isinstance(e, sqlite3.Error) else e
+        if err is e:
+            raise e
+        raise err from e
+
+    def _storage_error(self, e: sqlite3.Error) -> Exception:
+        text = str(e).lower()
+        if "full" in text:
+            return StoreFull()
+        if isinstance(e, sqlite3.IntegrityError):
+            return e
+        if _is_busy(e) or "readonly" in text or "disk i/o" in text or "malformed" in text:
+            return StoreError(f"The game could not be saved ({e}); nothing was changed. Try again in a moment.")
+        return e
+
+    @contextlib.asynccontextmanager
+    async def batch(self):
+        """One transaction around several store writes (the task that opened it joins it on every write):
+        all of them commit, or none."""
+        if _BATCH.get() is self:
+            yield self
+            return
+        async with self._tx:
+            await self._begin()
+            token = _BATCH.set(self)
+            try:
+                yield self
+                await self.db.execute("COMMIT")
+            except BaseException as e:
+                await self._rollback()
+                self._reraise(e)
+            finally:
+                _BATCH.reset(token)
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self):
+        """Consistent reads: every read inside sees the database at one moment (no move lands between a game
+        and its log). Writes of other tasks wait until it ends."""
+        if _BATCH.get() is self:
+            yield self
+            return
+        async with self._tx:
+            await self.db.execute("BEGIN")
+            token = _BATCH.set(self)
+            try:
+                yield self
+            finally:
+                _BATCH.reset(token)
+                await self._rollback()
 
     async def create_game(self, *, guild: str | None, channel: str, game: str, options: dict, host: Seat,
                           now: float, parent_channel: str | None = None) -> GameRow:
@@ -420,6 +581,37 @@ class Store:
                                   (game_id, kind, version, due))
         await self._transaction(work)
 
+    # ----- the outbox -------------------------------------------------------------------------------------
+    async def add_outgoing(self, game_id: int | None, channel: str, payload: dict, now: float) -> None:
+        async def work():
+            await self.db.execute("INSERT INTO outbox (game_id, channel, payload, created_at) VALUES (?, ?, ?, ?)",
+                                  (game_id, channel, json.dumps(payload, sort_keys=True), now))
+        await self._transaction(work)
+
+    async def outgoing(self, limit: int = 100) -> list[Outgoing]:
+        async with self.db.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit,)) as cur:
+            return [Outgoing(r["id"], r["game_id"], r["channel"], json.loads(r["payload"]), r["parts_done"],
+                             r["attempts"]) for r in await cur.fetchall()]
+
+    async def outgoing_progress(self, outgoing_id: int, parts_done: int) -> None:
+        async def work():
+            await self.db.execute("UPDATE outbox SET parts_done = ? WHERE id = ?", (parts_done, outgoing_id))
+        await self._transaction(work)
+
+    async def outgoing_failed(self, outgoing_id: int) -> int:
+        """Count a failed attempt; how many there have been."""
+        async def work():
+            async with self.db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ? RETURNING attempts",
+                                       (outgoing_id,)) as cur:
+                r = await cur.fetchone()
+            return r[0] if r else 0
+        return await self._transaction(work)
+
+    async def outgoing_done(self, outgoing_id: int) -> None:
+        async def work():
+            await self.db.execute("DELETE FROM outbox WHERE id = ?", (outgoing_id,))
+        await self._transaction(work)
+
     # ----- server settings and notification preferences ---------------------------------------------------
     async def settings(self, guild: str | None) -> Settings:
         async with self.db.execute("SELECT * FROM settings WHERE guild = ?", (guild or "",)) as cur:
@@ -479,6 +671,14 @@ class Store:
         )
         if cur.rowcount != 1:
             raise VersionConflict(game.id)
+
+
+_BATCH: contextvars.ContextVar[Store | None] = contextvars.ContextVar("teahouse_store_batch", default=None)
+
+
+def _is_busy(e: sqlite3.Error) -> bool:
+    text = str(e).lower()
+    return "locked" in text or "busy" in text
 
 
 def _statements(script: str) -> list[str]:

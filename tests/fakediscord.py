@@ -390,6 +390,7 @@ class FakeMessage:
     deleted: bool = False
     webhook_id: int | None = None
     message_reference: dict | None = None
+    nonce: str | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -1711,7 +1712,16 @@ class FakeDiscord:
     async def _post_message(self, request: web.Request) -> web.Response:
         c = self._chan(request)
         payload, files = await self._body(request)
+        nonce = payload.get("nonce")
+        if nonce and payload.get("enforce_nonce"):
+            # like Discord: a message with the same nonce from the same author (in the last few minutes) is
+            # answered instead of creating a second one
+            same = [m for m in self._messages.values() if m.channel_id == c.id and m.nonce == str(nonce)
+                    and not m.deleted]
+            if same:
+                return json_response(same[0].payload())
         m = self._create_message(c, payload, files, source="channel")
+        m.nonce = str(nonce) if nonce else None
         return json_response(m.payload())
 
     async def _get_message(self, request: web.Request) -> web.Response:

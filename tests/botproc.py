@@ -1,0 +1,60 @@
+"""The real bot in its own process against a fake Discord, for fault tests: it can kill itself with SIGKILL
+(kill -9, no clean-up at all) at a chosen point.
+
+    FAKE_API=http://127.0.0.1:port/api/v10 FAKE_GATEWAY=ws://127.0.0.1:port/gateway TOKEN=a.b.c DB=t.db \\
+    CRASH=post:2 python -m tests.botproc
+
+CRASH: ``post:N`` dies just before the N-th scheduler post reaches Discord (after its timer was claimed and
+its effect stored); ``sent:N`` dies just after Discord accepted the N-th post, before the outbox heard of it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import discord
+import yarl
+
+
+def die() -> None:
+    sys.stdout.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def arm(crash: str) -> None:
+    # the runner, not the cog: discord.py loads each extension as a fresh module, so a patched cog class
+    # would not be the one the bot uses
+    from cogs.runner import TeahouseBot
+
+    point, _, n = crash.partition(":")
+    target, calls = int(n), [0]
+    original = TeahouseBot.notice_to_channel
+
+    async def notice_to_channel(self, notice):
+        calls[0] += 1
+        if point == "post" and calls[0] == target:
+            die()
+        await original(self, notice)
+        if point == "sent" and calls[0] == target:
+            die()
+
+    TeahouseBot.notice_to_channel = notice_to_channel
+
+
+def main() -> int:
+    discord.http.Route.BASE = os.environ["FAKE_API"]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_GATEWAY"])
+    if os.environ.get("CRASH"):
+        arm(os.environ["CRASH"])
+    from bot import configure_logging
+    from cogs.runner import run_discord
+
+    configure_logging(os.environ.get("LOG_LEVEL", "WARNING"))
+
+    return run_discord(os.environ["TOKEN"], os.environ["DB"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -11,7 +11,7 @@ from engine import GAMES
 from table.service import describe_settings
 
 from .game import GAME_CHOICES
-from .ui import NO_PINGS, who
+from .ui import NO_PINGS, safe, who
 
 
 def link(guild: str | None, channel: str) -> str:
@@ -21,7 +21,7 @@ def link(guild: str | None, channel: str) -> str:
 def waiting_text(summary: dict) -> str:
     if summary["status"] == "lobby":
         return "in the lobby"
-    names = [summary["names"].get(s, s) for s in summary["waiting"]]
+    names = [safe(summary["names"].get(s, s)) for s in summary["waiting"]]
     return "waiting for " + ", ".join(names) if names else "between moves"
 
 
@@ -105,7 +105,7 @@ class CommunityCog(commands.Cog):
         _, where = who(interaction)
         here = await self.service.stats(str(target.id), where.guild) if where.guild else None
         overall = await self.service.stats(str(target.id))
-        name = getattr(target, "display_name", target.name)
+        name = safe(getattr(target, "display_name", target.name))
 
         def block(title, st):
             if not st.by_game:
@@ -128,7 +128,7 @@ class CommunityCog(commands.Cog):
         if not board:
             await self.answer(interaction, f"Nobody has finished a game of {game.name} here yet.", ephemeral=False)
             return
-        lines = [f"{i + 1}. {name} — {rec.wins} won of {rec.played} ({rec.rate:.0%})"
+        lines = [f"{i + 1}. {safe(name)} — {rec.wins} won of {rec.played} ({rec.rate:.0%})"
                  for i, (_, name, rec) in enumerate(board[:10])]
         await self.answer(interaction, f"**{game.name}** leaderboard\n" + "\n".join(lines), ephemeral=False)
 

@@ -12,6 +12,7 @@ from discord.ext import commands
 from engine import GAMES
 from table import Private, Reply, TableService, User, Where
 from table.replies import name_seats
+from table.store import StoreError
 
 from . import ui
 from .ui import NO_PINGS, content_of, file_of, label, mentions, who
@@ -175,6 +176,9 @@ class GameCog(commands.Cog):
                 await reply.render()
             await self.send(interaction, reply, view)
             await self.post_notes(reply)
+        except StoreError as e:       # the disk is full, the file busy: nothing was saved, say so plainly
+            log.warning("storage failed in channel %s: %s", interaction.channel_id, e)
+            await ui.apologize(interaction, str(e))
         except Exception:
             game_id = None
             try:
@@ -217,7 +221,7 @@ class GameCog(commands.Cog):
                 return reply
             await thread.send(content_of(reply), view=await self.components(reply), allowed_mentions=NO_PINGS)
             await thread.add_user(interaction.user)
-            return Reply(text=f"{user.name} opened a table for {game.name} in {thread.mention}: join there.",
+            return Reply(text=f"{ui.safe(user.name)} opened a table for {game.name} in {thread.mention}: join there.",
                          game_id=reply.game_id)
 
         await self.guarded(interaction, work)

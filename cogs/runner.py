@@ -46,7 +46,8 @@ class TeahouseBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
         self.store = store
-        self.service = service or TableService(store)
+        self.service = service or TableService(store, escape=ui.safe)
+        self.service.escape = ui.safe          # names in Discord messages never format or mention
         self.dev_guild = dev_guild
         self.scheduler: asyncio.Task | None = None
         self.tick = 60.0   # the longest the scheduler sleeps; it wakes sooner for a due timer
@@ -128,7 +129,7 @@ async def serve(token: str, db_path: Path, dev_guild: str | None = None, idle_ab
         print(f"teahouse: {e}", file=sys.stderr)
         return 1
     bot = TeahouseBot(store, dev_guild=dev_guild,
-                      service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600))
+                      service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600, escape=ui.safe))
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -35,15 +35,21 @@ NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, rep
 APOLOGY = "Sorry, something went wrong on our side. The game is safe; please try again in a moment."
 
 
-async def apologize(interaction: discord.Interaction) -> None:
+async def apologize(interaction: discord.Interaction, text: str = APOLOGY) -> None:
     """The short answer to an unexpected error (already logged): never a traceback, never silence."""
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(APOLOGY, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True)
         else:
-            await interaction.response.send_message(APOLOGY, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         pass
+
+
+def safe(name: str) -> str:
+    """A display name as written into a message: markdown and mentions escaped, so '**x**', '||x||' or
+    '@everyone' in a name shows as typed. (Button and select labels are plain text and take names as they are.)"""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(str(name)))
 
 
 def custom_id(kind: str, game_id: int, version: int = 0, arg: str = "") -> str:

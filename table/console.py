@@ -15,6 +15,7 @@ Lines starting with ``#`` are comments. The same script works piped into standar
 
 from __future__ import annotations
 
+import logging
 import re
 import sys
 import time
@@ -24,6 +25,9 @@ from engine import GAMES
 
 from .replies import Private, Reply, User, Where
 from .service import TableService, describe_settings, parse_option
+from .store import StoreError
+
+log = logging.getLogger("teahouse.console")
 
 SPEAKER = re.compile(r"^(?P<user>[^\s@/]+)@(?P<channel>[^\s/]+)\s+(?P<rest>/.*)$")
 OPTION = re.compile(r"^([a-z_]+):(.*)$")
@@ -112,8 +116,15 @@ class Console:
         if words[:1] == ["/help"]:
             self.write(HELP.format(games=", ".join(sorted(GAMES))))
             return True
-        reply = await self.dispatch(User(user_id, user_id), Where(channel, guild="console"), words, options)
-        self.show(channel, await reply.render())
+        try:
+            reply = await self.dispatch(User(user_id, user_id), Where(channel, guild="console"), words, options)
+            self.show(channel, await reply.render())
+        except StoreError as e:          # a full disk, a busy file: nothing was saved, the session goes on
+            self.write(f"! {e}")
+        except Exception as e:
+            log.exception("console command failed: %s", words[:2])
+            self.write(f"! Sorry, that command failed ({type(e).__name__}); nothing was changed. "
+                       "The console goes on: type the next command.")
         return True
 
     async def dispatch(self, user: User, where: Where, words: list[str], options: dict[str, str]) -> Reply:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -44,13 +46,21 @@ log = logging.getLogger("teahouse.table")
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
 MAX_BOT_STEPS = 2000
+REMOVED_TEXT = ("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
+                "can no longer act, take back a move or see its hand.")
 HISTORY_PAGE = 15
+MAX_REMINDER_HOURS = 168      # a week
+MAX_DEADLINE_HOURS = 720      # a month
 
 
 class TableService:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
-                 idle_abandon_seconds: float = 24 * 3600, render: bool = True):
+                 idle_abandon_seconds: float = 24 * 3600, render: bool = True,
+                 escape: Callable[[str], str] = str):
         self.store = store
+        # how a display name is written into a message: a front end whose messages are markup (Discord's
+        # markdown and mentions) escapes it, so a name shows as typed and never formats, hides or pings
+        self.escape = escape
         self.clock = clock
         self.idle_abandon_seconds = idle_abandon_seconds
         self.render = render
@@ -64,7 +74,17 @@ class TableService:
     def game_of(key: str) -> Game | None:
         return GAMES.get(key)
 
-    names_in = staticmethod(name_seats)
+    def shown(self, name: str) -> str:
+        """A display name as written into a message (escaped for the front end's markup)."""
+        return self.escape(name)
+
+    def text_names(self, row: GameRow) -> dict[str, str]:
+        """Seat id → display name, escaped for messages (images and labels take ``row.names`` as typed)."""
+        return {k: self.escape(v) for k, v in row.names.items()}
+
+    def names_in(self, text: str, row: GameRow) -> str:
+        """An engine text (a log line) with seat ids replaced by display names, for a message."""
+        return name_seats(text, self.text_names(row))
 
     def _state(self, row: GameRow):
         game = GAMES[row.game]
@@ -76,7 +96,7 @@ class TableService:
             return None
         view = game.view(state, viewer)
         names = dict(row.names)
-        who = "table" if viewer is None else "private"
+        who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
         return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png",
                        make=lambda: render_png(row.game, view, names, viewer))
 
@@ -92,7 +112,7 @@ class TableService:
 
     def _result_text(self, row: GameRow, game: Game, state) -> str:
         res = game.result(state)
-        names = row.names
+        names = self.text_names(row)
         winners = [names.get(w, w) for w in res["winners"]]
         scores = ", ".join(f"{names.get(s, s)} {v}" for s, v in
                            sorted(res["scores"].items(), key=lambda kv: -kv[1]))
@@ -103,7 +123,7 @@ class TableService:
         return f"**Game over.** {head} Scores: {scores}."
 
     def _waiting_text(self, row: GameRow, acting: list[str]) -> str:
-        names = row.names
+        names = self.text_names(row)
         who = ", ".join(names.get(s, s) for s in acting)
         if len(acting) > 1:
             return f"Waiting for {who} to choose."
@@ -122,8 +142,8 @@ class TableService:
 
     def _lobby_reply(self, row: GameRow, text: str) -> Reply:
         game = GAMES[row.game]
-        names = row.names
-        seats = "\n".join(f"{i + 1}. {s.name}{' (computer)' if s.is_bot else ''}"
+        names = self.text_names(row)
+        seats = "\n".join(f"{i + 1}. {self.shown(s.name)}{' (computer)' if s.is_bot else ''}"
                           f"{' — host' if s.user_id == row.host else ''}" for i, s in enumerate(row.seats))
         opts = ", ".join(f"{k}: {_show(v)}" for k, v in row.options.items()) or "none"
         need = game.players_message()
@@ -155,7 +175,7 @@ class TableService:
             except ChannelBusy:
                 return self._busy(user, await self.store.open_game(where.channel))
         log.info("game %s: %s opened a %s table", row.id, user.id, game.key)
-        return self._lobby_reply(row, f"{user.name} opened a table.")
+        return self._lobby_reply(row, f"{self.shown(user.name)} opened a table.")
 
     def _busy(self, user: User, row: GameRow | None) -> Reply:
         if row is None:
@@ -180,7 +200,7 @@ class TableService:
             row = await self._update_lobby(row, seats=seats)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "The table changed as you joined; try again.")
-        return self._lobby_reply(row, f"{user.name} joined.")
+        return self._lobby_reply(row, f"{self.shown(user.name)} joined.")
 
     async def add_bot(self, where: Where, user: User) -> Reply:
         async with self.lock(where.channel):
@@ -199,7 +219,7 @@ class TableService:
             row = await self._update_lobby(row, seats=seats)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "The table changed meanwhile; try again.")
-        return self._lobby_reply(row, f"{user.name} added a computer player.")
+        return self._lobby_reply(row, f"{self.shown(user.name)} added a computer player.")
 
     async def leave(self, where: Where, user: User) -> Reply:
         async with self.lock(where.channel):
@@ -216,14 +236,15 @@ class TableService:
             if not humans:
                 row = await self.store.update_lobby(row, seats=seats, options=row.options, host=row.host,
                                                     now=self.clock(), status="abandoned")
-                return Reply(text=f"{user.name} left; the table is closed.", game_id=row.id, status=row.status)
+                return Reply(text=f"{self.shown(user.name)} left; the table is closed.", game_id=row.id,
+                             status=row.status)
             was_host = row.host == user.id
             host = humans[0].user_id if was_host else row.host
             row = await self._update_lobby(row, seats=seats, host=host)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "The table changed meanwhile; try again.")
-        note = f" {row.names[host]} is the host now." if was_host else ""
-        return self._lobby_reply(row, f"{user.name} left.{note}")
+        note = f" {self.text_names(row)[host]} is the host now." if was_host else ""
+        return self._lobby_reply(row, f"{self.shown(user.name)} left.{note}")
 
     async def set_option(self, where: Where, user: User, name: str, value: str) -> Reply:
         async with self.lock(where.channel):
@@ -244,7 +265,7 @@ class TableService:
             row = await self._update_lobby(row, options=options)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "The table changed meanwhile; try again.")
-        return self._lobby_reply(row, f"{user.name} set {name} to {_show(options[name])}.")
+        return self._lobby_reply(row, f"{self.shown(user.name)} set {name} to {_show(options[name])}.")
 
     async def _update_lobby(self, row: GameRow, *, seats=None, options=None, host=None) -> GameRow | Reply:
         try:
@@ -260,7 +281,7 @@ class TableService:
             if isinstance(row, Reply):
                 return row
             if user.id != row.host:
-                return Reply.fail(user.id, f"Only the host ({row.names[row.host]}) can start the game.",
+                return Reply.fail(user.id, f"Only the host ({self.text_names(row)[row.host]}) can start the game.",
                                   game_id=row.id)
             game = GAMES[row.game]
             if not game.min_players <= len(row.seats) <= game.max_players:
@@ -280,7 +301,7 @@ class TableService:
                                                   now=self.clock(), timers=timers)
             except VersionConflict:
                 return Reply.fail(user.id, "The table changed as you started; try again.", game_id=row.id)
-            order = ", ".join(s.name for s in seats)
+            order = ", ".join(self.shown(s.name) for s in seats)
             lines = [f"{game.title} begins! Seat order: {order}."]
             row, state, bot_lines = await self._run_bots(row, game, state)
         log.info("game %s: started with %d seats", row.id, len(seats))
@@ -309,9 +330,14 @@ class TableService:
             game, state = self._state(row)
             if version is not None and version != row.version:
                 return self._stale(row, game, state, user)
-            if not row.seat_of(user.id):
+            seat = row.seat_of(user.id)
+            if not seat:
                 return Reply.fail(user.id, "You are not playing in this game; spectators can follow it with "
                                            "`/game status`.", game_id=row.id)
+            if seat.is_bot:
+                return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
+            if steps is not None and not steps:
+                return Reply.fail(user.id, "Name at least one action.", game_id=row.id)
             if index is not None:
                 if user.id not in game.to_act(state):
                     return Reply.fail(user.id, game.waiting_message(state, user.id), game_id=row.id)
@@ -322,6 +348,9 @@ class TableService:
             moves, prev = [], state
             for step in steps if steps is not None else [action]:
                 text = " ".join(str(step or "").split())
+                if not text.isprintable():
+                    return Reply.fail(user.id, "An action is plain text: it cannot hold control characters.",
+                                      game_id=row.id, version=row.version)
                 try:
                     new = game.apply(state, user.id, text)
                 except IllegalAction as e:
@@ -333,7 +362,7 @@ class TableService:
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "Someone else moved at the same moment, so your move was not "
                                            "applied. Look at the game again and retry.")
-            lines = [self.names_in(line, row.names) for _, _, line in moves]
+            lines = [self.names_in(line, row) for _, _, line in moves]
             row, state, bot_lines = await self._run_bots(row, game, state)
         log.info("game %s: move %s by %s", row.id, row.version, user.id)
         return await self._after_change(row, game, state, lines + bot_lines)
@@ -342,7 +371,8 @@ class TableService:
         """The caller's legal actions once ``steps`` were played (for a command's later fields to suggest);
         empty when a step is not legal. Nothing is stored."""
         row = await self.store.open_game(where.channel)
-        if row is None or row.status != "running" or not row.seat_of(user.id):
+        seat = row.seat_of(user.id) if row is not None else None
+        if row is None or row.status != "running" or not seat or seat.is_bot:
             return []
         game, state = self._state(row)
         try:
@@ -416,7 +446,7 @@ class TableService:
                 fresh = await self.store.game(row.id)
                 return fresh, GAMES[fresh.game].load(fresh.state), []
             row = recorded
-            lines = [self.names_in(line, row.names) for _, _, line in moves]
+            lines = [self.names_in(line, row) for _, _, line in moves]
         return row, state, lines
 
     async def _after_change(self, row: GameRow, game: Game, state, lines: list[str], *,
@@ -454,9 +484,10 @@ class TableService:
         if version is not None and version != row.version:
             return self._stale(row, game, state, user)
         turn = self.turn(row, game, state)
-        if not row.seat_of(user.id):
-            return Reply.fail(user.id, "You are not playing in this game.", game_id=row.id, turn=turn,
-                              version=row.version)
+        seat = row.seat_of(user.id)
+        if not seat or seat.is_bot:
+            return Reply.fail(user.id, REMOVED_TEXT if seat else "You are not playing in this game.",
+                              game_id=row.id, turn=turn, version=row.version)
         if user.id not in turn.to_act:
             return Reply.fail(user.id, f"{game.waiting_message(state, user.id)} "
                                        f"{self._waiting_text(row, turn.to_act)}", game_id=row.id, turn=turn,
@@ -474,6 +505,10 @@ class TableService:
 
     # ----- looking ---------------------------------------------------------------------------------------
     async def status(self, where: Where, user: User) -> Reply:
+        async with self.store.snapshot():       # the game and its log as of one moment
+            return await self._status(where, user)
+
+    async def _status(self, where: Where, user: User) -> Reply:
         row = await self.store.latest_game(where.channel)
         if row is None:
             return Reply.fail(user.id, "There is no game in this channel. Open one with `/game new`.")
@@ -485,7 +520,7 @@ class TableService:
                          status=row.status)
         state = game.load(row.state)
         entries = await self.store.log(row.id, offset=max(0, await self.store.log_length(row.id) - 5))
-        lines = [self.names_in(e.line, row.names) for e in entries]
+        lines = [self.names_in(e.line, row) for e in entries]
         if row.status == "finished":
             tail = self._result_text(row, game, state)
         elif row.status == "abandoned":
@@ -504,9 +539,12 @@ class TableService:
         row = await self.store.latest_game(where.channel)
         if row is None or row.state is None:
             return Reply.fail(user.id, "There is no game under way in this channel.")
-        if not row.seat_of(user.id):
+        seat = row.seat_of(user.id)
+        if not seat:
             return Reply.fail(user.id, "You are not playing in this game, so you have no hand here.",
                               game_id=row.id)
+        if seat.is_bot and row.status == "running":   # the computer's hand now: not for the removed player
+            return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
         game = GAMES[row.game]
         state = game.load(row.state)
         view = game.view(state, user.id)
@@ -522,6 +560,10 @@ class TableService:
                      private=[Private(user.id, text, self._image(row, game, state, user.id))])
 
     async def history(self, where: Where, user: User, page: int = 1) -> Reply:
+        async with self.store.snapshot():
+            return await self._history(where, user, page)
+
+    async def _history(self, where: Where, user: User, page: int = 1) -> Reply:
         row = await self.store.latest_game(where.channel)
         if row is None:
             return Reply.fail(user.id, "There is no game in this channel.")
@@ -532,7 +574,7 @@ class TableService:
                                        f"{'' if pages == 1 else 's'} of history; ask for 1 to {pages}.")
         entries = await self.store.log(row.id, offset=(page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE)
         title = GAMES[row.game].title if row.game in GAMES else row.game
-        body = [f"{e.seq}. {self.names_in(e.line, row.names)}" for e in entries] or ["No moves yet."]
+        body = [f"{e.seq}. {self.names_in(e.line, row)}" for e in entries] or ["No moves yet."]
         text = "\n".join([f"**{title}** history — page {page} of {pages}"] + body)
         return Reply(game_id=row.id, private=[Private(user.id, text)])
 
@@ -568,7 +610,7 @@ class TableService:
             row = await self.store.set_status(row, "abandoned", now=self.clock())
         log.info("game %s: abandoned by %s", row.id, user.id)
         title = GAMES[row.game].title if row.game in GAMES else row.game
-        return Reply(text=f"{user.name} abandoned the game of {title}. The channel is free for a new one.",
+        return Reply(text=f"{self.shown(user.name)} abandoned the game of {title}. The channel is free for a new one.",
                      game_id=row.id, version=row.version, status=row.status)
 
 
@@ -694,7 +736,7 @@ class TableService:
         game, state, acting = waiting
         settings = await self.store.settings(row.guild)
         waited = _duration(self.clock() - row.updated_at)
-        who = ", ".join(row.names[s] for s in acting)
+        who = ", ".join(self.text_names(row)[s] for s in acting)
         reply = Reply(text=f"⏰ Reminder: {who} — {game.title} is waiting for you ({waited} so far).",
                       mention=acting, game_id=row.id, version=row.version, status=row.status)
         reply.turn = self.turn(row, game, state)
@@ -716,7 +758,7 @@ class TableService:
         game, state, absent = waiting
         settings = await self.store.settings(row.guild)
         hours = _duration(self.clock() - row.updated_at)
-        names = ", ".join(row.names[s] for s in absent)
+        names = ", ".join(self.text_names(row)[s] for s in absent)
         if settings.deadline_action == "skip":
             return Notice(row.channel, await self._skip(row, game, state, absent, f"missed the deadline ({hours})"))
         if settings.deadline_action == "remove":
@@ -747,7 +789,7 @@ class TableService:
         recorded, state, _ = await self._record(row, game, prev, state, moves)
         if isinstance(recorded, Reply):
             return None
-        lines = ["⏱ Time is up."] + [self.names_in(line, recorded.names) for _, _, line in moves]
+        lines = ["⏱ Time is up."] + [self.names_in(line, recorded) for _, _, line in moves]
         recorded, state, bot_lines = await self._run_bots(recorded, game, state)
         return Notice(row.channel, await self._after_change(recorded, game, state, lines + bot_lines))
 
@@ -769,16 +811,16 @@ class TableService:
         recorded, state, _ = await self._record(row, game, prev, state, moves)
         if isinstance(recorded, Reply):
             return Reply(ok=False)
-        names = ", ".join(recorded.names[s] for s in seats)
+        names = ", ".join(self.text_names(recorded)[s] for s in seats)
         lines = [f"{names} {why}: a computer played for them."]
-        lines += [self.names_in(line, recorded.names) for _, _, line in moves]
+        lines += [self.names_in(line, recorded) for _, _, line in moves]
         recorded, state, bot_lines = await self._run_bots(recorded, game, state)
         return await self._after_change(recorded, game, state, lines + bot_lines)
 
     async def _remove(self, row: GameRow, game: Game, state, seats: list[str]) -> Reply:
         """Hand the absent seats to computer players for the rest of the game."""
         new_seats = [Seat(s.user_id, s.name, s.is_bot or s.user_id in seats) for s in row.seats]
-        names = ", ".join(row.names[s] for s in seats)
+        names = ", ".join(self.text_names(row)[s] for s in seats)
         moves = [(s, REMOVED, f"{s} was removed from the game; a computer plays the seat.") for s in seats]
         recorded, state, _ = await self._record(row, game, state, state, moves, seats=new_seats)
         if isinstance(recorded, Reply):
@@ -804,14 +846,15 @@ class TableService:
         if target is None or target.is_bot:
             return Reply.fail(user.id, "That player is not a person seated in this game.", game_id=row.id)
         if seat not in game.to_act(state):
-            return Reply.fail(user.id, f"{target.name} is not the one the game is waiting for.", game_id=row.id)
+            return Reply.fail(user.id, f"{self.shown(target.name)} is not the one the game is waiting for.",
+                              game_id=row.id)
         settings = await self.store.settings(row.guild)
         left = settings.deadline_hours * 3600 - (self.clock() - row.updated_at)
         if settings.deadline_hours <= 0:
             return Reply.fail(user.id, "This server has no turn deadline (see `/settings`).", game_id=row.id)
         if left > 0:
-            return Reply.fail(user.id, f"{target.name} still has {_duration(left)} before the turn deadline.",
-                              game_id=row.id)
+            return Reply.fail(user.id, f"{self.shown(target.name)} still has {_duration(left)} before the turn "
+                                       "deadline.", game_id=row.id)
         return row, game, state, target
 
     async def skip(self, where: Where, user: User, seat: str, version: int | None = None) -> Reply:
@@ -820,7 +863,8 @@ class TableService:
             if isinstance(checked, Reply):
                 return checked
             row, game, state, target = checked
-            reply = await self._skip(row, game, state, [seat], f"missed the deadline; {user.name} skipped the turn")
+            reply = await self._skip(row, game, state, [seat],
+                                     f"missed the deadline; {self.shown(user.name)} skipped the turn")
         return reply if reply.ok else Reply.fail(user.id, "The game moved meanwhile; look again.")
 
     async def remove(self, where: Where, user: User, seat: str, version: int | None = None) -> Reply:
@@ -840,8 +884,11 @@ class TableService:
             row = await self._require(where, user, statuses=("running",))
             if isinstance(row, Reply):
                 return row
-            if not row.seat_of(user.id):
+            seat = row.seat_of(user.id)
+            if not seat:
                 return Reply.fail(user.id, "You are not playing in this game.", game_id=row.id)
+            if seat.is_bot:
+                return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
             game, state = self._state(row)
             entries = await self.store.log(row.id)
             if not entries or entries[-1].action.startswith("#"):
@@ -867,16 +914,18 @@ class TableService:
             row, state, _ = await self._record(row, game, None, before, [(user.id, UNDO, line)])
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "Someone moved at the same moment; nothing was taken back.")
-        return await self._after_change(row, game, state, [self.names_in(line, row.names)])
+            row, state, bot_lines = await self._run_bots(row, game, state)   # never wait on a computer seat
+        return await self._after_change(row, game, state, [self.names_in(line, row)] + bot_lines)
 
     # ----- replays, exports ------------------------------------------------------------------------------
     async def replay(self, where: Where, user: User) -> Reply:
         """An animated GIF of the whole game rebuilt from its seed and log: the channel's images, in order."""
-        row = await self.store.latest_game(where.channel)
+        async with self.store.snapshot():
+            row = await self.store.latest_game(where.channel)
+            entries = await self.store.log(row.id) if row is not None else []
         if row is None or row.state is None:
             return Reply.fail(user.id, "There is no started game in this channel to replay.")
         game = GAMES[row.game]
-        entries = await self.store.log(row.id)
         names = dict(row.names)
 
         def make() -> bytes:
@@ -893,12 +942,14 @@ class TableService:
             Picture(f"{row.game}-{row.id}-replay.gif", make=make))])
 
     async def export(self, where: Where, user: User) -> Reply:
-        row = await self.store.latest_game(where.channel)
+        async with self.store.snapshot():
+            row = await self.store.latest_game(where.channel)
+            entries = await self.store.log(row.id) if row is not None else []
         if row is None or row.state is None:
             return Reply.fail(user.id, "There is no started game in this channel to export.")
         game = GAMES[row.game]
         ended = row.status in ("finished", "abandoned")
-        data = export(row, game, await self.store.log(row.id), ended)
+        data = export(row, game, entries, ended)
         note = "" if ended else " While the game runs the export holds the public log only; the full record " \
                                 "(actions and seed) comes once it has ended."
         return Reply(game_id=row.id, private=[Private(
@@ -937,7 +988,7 @@ class TableService:
     async def settings(self, guild: str | None) -> Settings:
         return await self.store.settings(guild)
 
-    async def change_settings(self, guild: str | None, user: User, can_manage: bool, **changes) -> Reply:
+    async def change_settings(self, guild: str | None, user: User, can_manage: bool, /, **changes) -> Reply:
         """Change a server's settings; ``can_manage`` is the front end's word that the user may manage the
         server (Manage Server in Discord)."""
         if not can_manage:
@@ -948,10 +999,13 @@ class TableService:
                 if value is None:
                     continue
                 if name in ("reminder_hours", "deadline_hours"):
-                    value = float(value)
-                    top = 168 if name == "reminder_hours" else 720
-                    if not 0 <= value <= top:
-                        raise ValueError(f"{name.replace('_', ' ')} must be between 0 (off) and {top}.")
+                    try:
+                        value = float(value)
+                    except (TypeError, ValueError):
+                        raise ValueError(f"{name.replace('_', ' ')} is a number of hours.") from None
+                    top = MAX_REMINDER_HOURS if name == "reminder_hours" else MAX_DEADLINE_HOURS
+                    if not math.isfinite(value) or not (value == 0 or 1 <= value <= top):
+                        raise ValueError(f"{name.replace('_', ' ')} must be 0 (off) or between 1 and {top} hours.")
                 elif name == "deadline_action":
                     if value not in ("vote", "skip", "remove"):
                         raise ValueError("past the deadline: vote, skip or remove.")
@@ -960,6 +1014,9 @@ class TableService:
                 else:
                     raise ValueError(f"There is no setting called {name}.")
                 setattr(current, name, value)
+            if 0 < current.deadline_hours < current.reminder_hours:
+                raise ValueError(f"The turn deadline ({current.deadline_hours:g} h) cannot come before the first "
+                                 f"reminder ({current.reminder_hours:g} h): lengthen the deadline or remind sooner.")
         except ValueError as e:
             return Reply.fail(user.id, str(e))
         await self.store.save_settings(guild, current)

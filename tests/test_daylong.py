@@ -157,7 +157,7 @@ async def test_settings_refused_without_the_permission(svc):
     assert r.ok and "every 2 h" in r.private[0].text
     s = await svc.settings("g")
     assert (s.reminder_hours, s.deadline_hours, s.threads, s.mention) == (2, 48, True, False)
-    assert "between 0" in err(await svc.change_settings("g", ALICE, True, reminder_hours=1000))
+    assert "between 1 and 168" in err(await svc.change_settings("g", ALICE, True, reminder_hours=1000))
     assert "vote, skip or remove" in err(await svc.change_settings("g", ALICE, True, deadline_action="kick"))
 
 

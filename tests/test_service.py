@@ -6,6 +6,7 @@ import pytest
 
 import tests.tinygame  # noqa: F401  (registers Pebbles)
 from table import Store, TableService, User, Where
+from table.replies import name_seats
 from tests.support import Clock
 
 HERE = Where("chan", guild="g")
@@ -201,7 +202,7 @@ async def test_games_resume_after_reopening(tmp_path):
 
 def test_names_replace_whole_seat_ids_only():
     names = {"111": "Alice", "1112": "Zed"}
-    assert TableService.names_in("111 beats 1112; 11111 is nobody", names) == "Alice beats Zed; 11111 is nobody"
+    assert name_seats("111 beats 1112; 11111 is nobody", names) == "Alice beats Zed; 11111 is nobody"
 
 
 async def test_steps_of_one_turn_apply_all_or_none(svc):

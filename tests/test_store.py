@@ -6,7 +6,16 @@ import sqlite3
 import aiosqlite
 import pytest
 
-from table.store import MIGRATIONS, SCHEMA_VERSION, ChannelBusy, Seat, Store, VersionConflict, _statements
+from table.store import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    ChannelBusy,
+    Seat,
+    Store,
+    StoreError,
+    VersionConflict,
+    _statements,
+)
 
 ALICE, BOB = Seat("alice", "Alice"), Seat("bob", "Bob")
 
@@ -42,7 +51,7 @@ async def test_a_newer_schema_is_refused(tmp_path):
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     con.close()
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(StoreError, match="newer Teahouse"):
         await Store(path).open()
 
 

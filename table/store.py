@@ -373,7 +373,7 @@ class Store:
         """Run ``work`` in one write transaction (BEGIN IMMEDIATE: writers queue on the busy timeout rather
         than fail), retrying the start once if another process held the file past the timeout. Inside
         ``batch()`` it joins the batch's transaction."""
-        if _BATCH.get() is self:
+        if self._in_batch():
             return await work()
         async with self._tx:
             await self._begin()
@@ -419,16 +419,22 @@ class Store:
             return StoreError(f"The game could not be saved ({e}); nothing was changed. Try again in a moment.")
         return e
 
+    def _in_batch(self) -> bool:
+        """Is this task inside one of this store's batches? (A task started inside one inherits the context
+        variable, but not the transaction: it must queue like anyone else.)"""
+        owner = _BATCH.get()
+        return owner is not None and owner[0] is self and owner[1] is asyncio.current_task()
+
     @contextlib.asynccontextmanager
     async def batch(self):
         """One transaction around several store writes (the task that opened it joins it on every write):
         all of them commit, or none."""
-        if _BATCH.get() is self:
+        if self._in_batch():
             yield self
             return
         async with self._tx:
             await self._begin()
-            token = _BATCH.set(self)
+            token = _BATCH.set((self, asyncio.current_task()))
             try:
                 yield self
                 await self.db.execute("COMMIT")
@@ -442,12 +448,12 @@ class Store:
     async def snapshot(self):
         """Consistent reads: every read inside sees the database at one moment (no move lands between a game
         and its log). Writes of other tasks wait until it ends."""
-        if _BATCH.get() is self:
+        if self._in_batch():
             yield self
             return
         async with self._tx:
             await self.db.execute("BEGIN")
-            token = _BATCH.set(self)
+            token = _BATCH.set((self, asyncio.current_task()))
             try:
                 yield self
             finally:
@@ -673,7 +679,7 @@ class Store:
             raise VersionConflict(game.id)
 
 
-_BATCH: contextvars.ContextVar[Store | None] = contextvars.ContextVar("teahouse_store_batch", default=None)
+_BATCH: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("teahouse_store_batch", default=None)
 
 
 def _is_busy(e: sqlite3.Error) -> bool:

@@ -225,7 +225,6 @@ def _writer(path: str, name: str, n: int, errors) -> None:
                     await svc.join(where, User(f"{name}x{i}", "B"))
                 except Exception as e:   # noqa: BLE001 — counted, not hidden
                     errors.append(f"{type(e).__name__}: {e}")
-    import tests.tinygame  # noqa: F401
     asyncio.run(go())
 
 

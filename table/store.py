@@ -480,6 +480,23 @@ class Store:
 
         return await self.game(await self._transaction(work))
 
+    async def import_game(self, *, guild: str | None, channel: str, game: str, status: str, host: str,
+                          seed: int | None, state: str | None, now: float, seats: list[tuple[str, str, bool]],
+                          result: dict | None = None, options: dict | None = None) -> int:
+        """Store a whole game at once (benchmarks, and moving games between databases). Returns its id."""
+        async def work():
+            cur = await self.db.execute(
+                "INSERT INTO games (guild, channel, game, options, status, host, seed, state, version, created_at, "
+                "updated_at, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                (guild, channel, game, json.dumps(options or {}), status, host, seed, state, now, now,
+                 json.dumps(result, sort_keys=True) if result is not None else None))
+            gid = cur.lastrowid
+            await self.db.executemany(
+                "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
+                [(gid, i, u, n, int(b)) for i, (u, n, b) in enumerate(seats)])
+            return gid
+        return await self._transaction(work)
+
     async def update_lobby(self, game: GameRow, *, seats: list[Seat], options: dict, host: str, now: float,
                            status: str = "lobby") -> GameRow:
         """Replace a lobby's seats, options and host (version-checked)."""

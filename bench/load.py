@@ -1,0 +1,211 @@
+"""Load benchmark: many stored games, 50 channels moving at once through the table service.
+
+    .venv/bin/python bench/load.py [--games 10000] [--channels 50] [--moves 20] [--rss-moves 3000]
+
+What it does, on a fresh SQLite file in a temporary folder:
+1. stores ``--games`` ended games (results and seats for 2,000 users in 100 servers), as a long-running bot has;
+2. opens ``--channels`` running games (all five games in turn, with a mix of player counts) and lets one
+   player per channel move ``--moves`` times, every channel at once, the way the Discord front end does it:
+   the interaction is acknowledged at once, the move is saved, then its image is drawn and "sent";
+3. times /stats, /leaderboard, /games and /mygames at that size;
+4. keeps moving until ``--rss-moves`` moves were made and reports the process's memory (RSS).
+
+Reported beside their targets (issue #13): move saved p95 ≤ 50 ms and image ready p95 ≤ 300 ms with 50
+channels at once (both from the moment the interaction arrives); each listing ≤ 50 ms at 10,000 games; RSS
+≤ 150 MB after 3,000 moves. Not part of the tests: timings depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import GAMES  # noqa: E402
+from table import Store, TableService, User, Where  # noqa: E402
+
+TARGET_SAVED_MS, TARGET_IMAGE_MS, TARGET_QUERY_MS, TARGET_RSS_MB = 50.0, 300.0, 50.0, 150.0
+KEYS = ["wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm"]
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def rss_mb() -> float:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def finished_states() -> dict[str, tuple[list[str], str, dict]]:
+    """One finished game of each kind (seats, state text, result), played by random legal moves."""
+    out = {}
+    for key in KEYS:
+        game = GAMES[key]
+        seats = [f"s{i}" for i in range(min(game.max_players, 4))]
+        for seed in range(50):
+            rnd = random.Random(seed)
+            state = game.new(seats, seed)
+            for _ in range(20000):
+                if game.result(state) is not None:
+                    break
+                seat = rnd.choice(game.to_act(state))
+                state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+            if game.result(state) is not None:
+                out[key] = (seats, game.dump(state), game.result(state))
+                break
+    return out
+
+
+async def store_ended_games(svc: TableService, n: int) -> None:
+    """``n`` ended games written straight into the store, seats and results as the service would leave them."""
+    samples = finished_states()
+    store = svc.store
+    rnd = random.Random(1)
+    now = time.time() - 86400
+    async with store.batch():
+        for i in range(n):
+            key = KEYS[i % len(KEYS)]
+            seats, text, result = samples[key]
+            users = rnd.sample(range(2000), len(seats))
+            ids = [f"{u:06d}" for u in users]
+            mapping = dict(zip(seats, ids, strict=True))
+            res = {"winners": [mapping[w] for w in result["winners"]],
+                   "scores": {mapping[s]: v for s, v in result["scores"].items()}}
+            await store.import_game(guild=f"guild{i % 100}", channel=f"old{i}", game=key, status="finished",
+                                    host=ids[0], seed=i, state=text, now=now + i,
+                                    seats=[(u, f"User {u}", False) for u in ids], result=res)
+
+
+async def main_async(args) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with Store(Path(tmp) / "load.db") as store:
+            svc = TableService(store)
+            t = time.perf_counter()
+            await store_ended_games(svc, args.games)
+            print(f"stored {args.games} ended games in {time.perf_counter() - t:.1f} s")
+
+            # the running tables
+            tables = []
+            for c in range(args.channels):
+                key = KEYS[c % len(KEYS)]
+                game = GAMES[key]
+                n = [2, game.max_players, 3][c % 3]
+                n = max(game.min_players, min(game.max_players, n))
+                users = [User(f"{100000 + c * 10 + i}", f"Player {c}-{i}") for i in range(n)]
+                where = Where(f"chan{c}", f"guild{c % 100}")
+                assert (await svc.open_table(where, users[0], key)).ok
+                for u in users[1:]:
+                    assert (await svc.join(where, u)).ok
+                assert (await svc.start(where, users[0])).ok
+                tables.append((where, users, game))
+
+            saved: list[float] = []
+            image: list[float] = []
+            moves = [0]
+
+            async def play(where, users, game, count: int, rnd: random.Random) -> None:
+                by_id = {u.id: u for u in users}
+                for _ in range(count):
+                    row = await store.open_game(where.channel)
+                    if row is None:            # the game ended: open a fresh one
+                        assert (await svc.open_table(where, users[0], game.key)).ok
+                        for u in users[1:]:
+                            await svc.join(where, u)
+                        await svc.start(where, users[0])
+                        continue
+                    state = game.load(row.state)
+                    seat = rnd.choice(game.to_act(state))
+                    action = rnd.choice(game.bot_actions(state, seat))
+                    arrived = time.perf_counter()                       # the interaction arrives
+                    reply = await svc.act(where, by_id[seat], action, version=row.version)
+                    done = time.perf_counter()
+                    if reply.ok:
+                        saved.append((done - arrived) * 1000)
+                        await reply.render()
+                        image.append((time.perf_counter() - arrived) * 1000)
+                        moves[0] += 1
+                    await asyncio.sleep(rnd.uniform(0, 0.02))           # players are not machines
+
+            t = time.perf_counter()
+            await asyncio.gather(*(play(w, u, g, args.moves, random.Random(i)) for i, (w, u, g) in enumerate(tables)))
+            wall = time.perf_counter() - t
+            print(f"{moves[0]} moves by {args.channels} channels at once in {wall:.1f} s "
+                  f"({moves[0] / wall:.0f} moves/s)")
+            ok = True
+
+            def line(label, values, target):
+                nonlocal ok
+                p50, p95 = pct(values, 50), pct(values, 95)
+                over = p95 > target
+                ok &= not over
+                print(f"  {label:28} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   target p95 ≤ {target:g} ms"
+                      + ("   ← over" if over else ""))
+            line("arrived → move saved", saved, TARGET_SAVED_MS)
+            line("arrived → image ready", image, TARGET_IMAGE_MS)
+
+            # listings at this size
+            user = User("000042", "User 42")
+            for label, call in [
+                ("/stats (everywhere)", lambda: svc.stats(user.id)),
+                ("/stats (one server)", lambda: svc.stats(user.id, "guild7")),
+                ("/leaderboard", lambda: svc.leaderboard("wagara", "guild7")),
+                ("/games", lambda: svc.games_here("guild7")),
+                ("/mygames", lambda: svc.my_turns(User("100001", "x"))),
+            ]:
+                times = []
+                for _ in range(5):
+                    t = time.perf_counter()
+                    await call()
+                    times.append((time.perf_counter() - t) * 1000)
+                worst = max(times)
+                over = worst > TARGET_QUERY_MS
+                ok &= not over
+                print(f"  {label:28} {statistics.median(times):7.1f} ms (worst of 5 {worst:.1f})   "
+                      f"target ≤ {TARGET_QUERY_MS:g} ms" + ("   ← over" if over else ""))
+
+            # memory after many moves
+            while moves[0] < args.rss_moves:
+                await asyncio.gather(*(play(w, u, g, 10, random.Random(moves[0] + i))
+                                       for i, (w, u, g) in enumerate(tables)))
+            mb = rss_mb()
+            over = mb > TARGET_RSS_MB
+            ok &= not over
+            print(f"  RSS after {moves[0]} moves       {mb:7.0f} MB   target ≤ {TARGET_RSS_MB:g} MB"
+                  + ("   ← over" if over else ""))
+            print(json.dumps({"saved_p95": pct(saved, 95), "image_p95": pct(image, 95), "rss_mb": mb}))
+            close = getattr(svc, "close", None)
+            if close:
+                await close()
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument("--rss-moves", type=int, default=3000)
+    return asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

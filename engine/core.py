@@ -19,11 +19,29 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 from typing import Any
 
 from .rng import Rng, seed_state
 
 State = dict[str, Any]
+
+_NUMBER = re.compile(r"[0-9]{1,6}", re.ASCII)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def read_number(word: str) -> int | None:
+    """The value of a plain number a player typed (ASCII digits only, at most six of them), else None.
+
+    ``str.isdigit`` accepts '³' and other Unicode digits that ``int`` then refuses or reads ('١' is 1), and a
+    very long run of digits makes ``int`` raise; an action parser checks a number word with this instead."""
+    return int(word) if isinstance(word, str) and _NUMBER.fullmatch(word) else None
+
+
+def lower(text: str) -> str:
+    """``text`` with ASCII letters lowered and every other character left as it is. Keywords of actions are
+    ASCII, and ``str.lower`` maps some other characters onto ASCII letters (the Kelvin sign 'K' to 'k')."""
+    return text.translate(_ASCII_LOWER)
 
 
 class IllegalAction(Exception):

@@ -73,7 +73,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import register
-from .core import Game, IllegalAction, State
+from .core import Game, IllegalAction, State, lower
 from .hexgrid import DIRECTIONS, spiral
 from .rng import Rng
 
@@ -315,7 +315,7 @@ class Seikatsu(Game):
 
     # ----- playing ----------------------------------------------------------------------------------------
     def play(self, state: State, seat: str, action: str) -> None:
-        words = action.lower().split()
+        words = lower(action).split()
         rng = Rng(state)
         phase = state["phase"]
         verb = words[0]

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 
 from . import register
-from .core import Game, IllegalAction, State
+from .core import Game, IllegalAction, State, lower, read_number
 from .elements import ELEMENTS, FED_BY
 from .rng import Rng
 
@@ -61,7 +61,7 @@ FORBIDDEN = {
     "water": {"fire"},
 }
 
-_CELL = re.compile(r"^r([1-5])c([1-5])$")
+_CELL = re.compile(r"r([1-5])c([1-5])")
 
 
 # ----- the sheet -------------------------------------------------------------------------------------------
@@ -281,7 +281,7 @@ class Wassamasaw(Game):
 
     # ----- playing ---------------------------------------------------------------------------------------
     def play(self, state: State, seat: str, action: str) -> None:
-        words = action.lower().split()
+        words = lower(action).split()
         state["last"] = {"seat": seat, "action": " ".join(words), "events": []}
         if state["held"] is not None:
             self._play_place(state, seat, words)
@@ -317,9 +317,10 @@ class Wassamasaw(Game):
         self._advance(state)
 
     def _parse_die(self, state: State, words: list[str]) -> dict:
-        if len(words) != 2 or words[0] not in ELEMENTS or not words[1].isdigit():
+        face = read_number(words[1]) if len(words) == 2 else None
+        if len(words) != 2 or words[0] not in ELEMENTS or face is None:
             raise IllegalAction("Name a die by its element and face, e.g. 'take fire 3'.")
-        die = {"element": words[0], "face": int(words[1])}
+        die = {"element": words[0], "face": face}
         if die not in state["pool"]:
             have = ", ".join(die_text(d) for d in _distinct(state["pool"]))
             raise IllegalAction(f"There is no {die_text(die)} in the pool (it holds {have}).")
@@ -327,7 +328,7 @@ class Wassamasaw(Game):
 
     def _play_place(self, state: State, seat: str, words: list[str]) -> None:
         held = state["held"]
-        match = _CELL.match(words[1]) if len(words) == 2 and words[0] == "place" else None
+        match = _CELL.fullmatch(words[1]) if len(words) == 2 and words[0] == "place" else None
         if match is None:
             raise IllegalAction(f"You hold {die_text(held)}: place it with 'place r<row>c<column>', "
                                 f"e.g. '{self.legal_actions(state, seat)[0]}'.")

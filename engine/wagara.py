@@ -232,6 +232,19 @@ class Wagara(Game):
     def private_actions(self, state: State, seat: str) -> bool:
         return state["phase"] == "choose" and not state["over"]
 
+    def reveals(self, before: State, after: State) -> bool:
+        """G3/G4: a face-down paddle card comes to light when its player's turn starts (so the action that
+        ends the turn before it reveals it). A player's only card left is no secret: everybody counts the
+        played pile. Nothing else in Wagara is hidden."""
+        secret = [s for s in before["choices"] if len(before["piles"][s]) < len(CARDS) - 1]
+        return any(after["round"] != before["round"] or s not in after["choices"] for s in secret)
+
+    def resample(self, state: State, seat: str | None, rng: Rng) -> None:
+        """Every face-down card but ``seat``'s own is drawn again from its player's hand (G3)."""
+        for s in state["choices"]:
+            if s != seat:
+                state["choices"][s] = rng.choice([c for c in CARDS if c not in state["piles"][s]])
+
     def hand(self, state: State, seat: str) -> list[str]:
         """The cards ``seat`` may still choose from (G3): not in the played pile, not chosen this round."""
         used = set(state["piles"][seat])

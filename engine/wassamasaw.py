@@ -276,6 +276,9 @@ class Wassamasaw(Game):
         return {"winners": leaders, "scores": scores, "quarters": quarters, "decided_by": decided_by,
                 "breakdown": breakdown}
 
+    def resample(self, state: State, seat: str | None, rng: Rng) -> None:
+        """Nothing is hidden but the dice still to be rolled, which live in the generator (reseeded)."""
+
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return " ".join(_event_text(e) for e in after["last"]["events"])
 

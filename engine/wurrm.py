@@ -391,6 +391,11 @@ class Wurrm(Game):
         """Z8 Petition: votes are secret until everyone has voted."""
         return state["phase"] == "vote"
 
+    def undoable(self, before: State, seat: str, action: str, after: State) -> bool:
+        """Issue #12: a Petition vote (Z8) is a secret choice and the last one shows them all, so no vote is
+        ever taken back. Everything else hidden in WURRM World is a roll (the generator, refused by default)."""
+        return before["phase"] != "vote" and super().undoable(before, seat, action, after)
+
     def legal_actions(self, state: State, seat: str) -> list[str]:
         if seat not in self.to_act(state):
             return []

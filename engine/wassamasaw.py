@@ -28,7 +28,8 @@ Decisions this module makes where the rulebook and RULES.md are silent (each has
   and since a die is only takeable when it has a legal cell, a taken die can always be placed).
   ``convert <element> <face>`` takes and converts in one action, offered exactly when converting is the
   legal use of that die (it fits nowhere, or it is one of the last two dice). So for each die in the pool
-  exactly one of ``take`` and ``convert`` is legal, and converting a placeable die is refused (W3).
+  exactly one of ``take`` and ``convert`` is legal, and converting a placeable die is refused (W3). Undo
+  (#16) never takes back a ``take`` or a ``convert``: the die would go back to the pool. A placement can be.
 - D4 Quarters are read from the finished grid, not from the order of drawing: a Fire placed on a circle
   next to Wood already on the sheet gets its quarters at once, just as when the Wood comes second (W5 says
   "gets +1 for each touching cell holding the element that feeds it").
@@ -275,6 +276,13 @@ class Wassamasaw(Game):
             decided_by = "quarters" if len(leaders) == 1 else "shared"
         return {"winners": leaders, "scores": scores, "quarters": quarters, "decided_by": decided_by,
                 "breakdown": breakdown}
+
+    def undoable(self, before: State, seat: str, action: str, after: State) -> bool:
+        """D3 (#16): a taken die is in hand and cannot go back to the pool, so neither ``take`` nor ``convert``
+        (which takes and converts at once) can be taken back. Placing the held die can: it stays in hand."""
+        if after["pool"] != before["pool"] or after["round"] != before["round"]:
+            return False
+        return super().undoable(before, seat, action, after)
 
     def resample(self, state: State, seat: str | None, rng: Rng) -> None:
         """Nothing is hidden but the dice still to be rolled, which live in the generator (reseeded)."""

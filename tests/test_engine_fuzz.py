@@ -39,7 +39,7 @@ CONFIGS = [
     ("wurrm", 3, {"bribery": True, "bumpers": True}),
     ("wurrm", 6, {"petition": True, "reverse": True, "lucky": True, "board": "random"}),
 ]
-SEAT_NAMES = ["ann", "Bob", "cy 3", "Zoë", "eve", "f1"]
+SEAT_NAMES = ["ann", "Bob", "cy 3", "Zoë", "222222222222222222", "f1"]   # production seats are Discord ids
 SEEDS = (1, 2, 3)
 POSITIONS_PER_GAME = 6
 

@@ -134,7 +134,7 @@ def parse_move(text: str) -> Move:
         raise IllegalAction("Move a canoe with e.g. 'canoe 1: up 3' or 'canoe 2: launch to 2'.")
     canoe = read_number(m.group(1))
     if canoe is None:
-        raise IllegalAction(f"You have canoes 1 and 2; there is no canoe {m.group(1)}.")
+        raise IllegalAction("You have canoes 1 and 2: say e.g. 'canoe 1: up 3'.")
     parts = [p.strip() for p in m.group(2).split(",")]
     pre: list = []
     post: list = []

@@ -27,11 +27,13 @@ settings.register_profile(
 CONFIGS = [
     ("wassamasaw", 2, {}),
     ("wagara", 2, {}),
+    ("wagara", 3, {}),
     ("wagara", 5, {}),
     ("mywuxing", 3, {"version": "learn"}),
     ("mywuxing", 4, {"version": "think", "think_option": 2, "power_cards": "on"}),
     ("mywuxing", 2, {"version": "think", "think_option": 3, "end": "recycle"}),
     ("mywuxing", 5, {"version": "think", "think_option": 1, "power_cards": "on"}),
+    ("mywuxing", 8, {"version": "think", "think_option": 2, "power_cards": "on", "end": "recycle"}),
     ("seikatsu", 2, {}),
     ("seikatsu", 3, {"yarimizu": False}),
     ("seikatsu", 4, {}),
@@ -39,7 +41,7 @@ CONFIGS = [
     ("wurrm", 3, {"bribery": True, "bumpers": True}),
     ("wurrm", 6, {"petition": True, "reverse": True, "lucky": True, "board": "random"}),
 ]
-SEAT_NAMES = ["ann", "Bob", "cy 3", "Zoë", "222222222222222222", "f1"]   # production seats are Discord ids
+SEAT_NAMES = ["ann", "Bob", "cy 3", "Zoë", "222222222222222222", "f1", "Gus", "h"]   # production seats are Discord ids
 SEEDS = (1, 2, 3)
 POSITIONS_PER_GAME = 6
 
@@ -70,6 +72,7 @@ def positions(index: int) -> tuple:
     key, players, options = CONFIGS[index]
     game = GAMES[key]
     seats = SEAT_NAMES[:players]
+    assert len(seats) == players
     if key == "wurrm":              # WURRM's play() splits seat names at spaces ("attack cy 3"): reported, not ours
         seats = [s.replace(" ", "") for s in seats]
     out = []

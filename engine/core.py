@@ -19,11 +19,29 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 from typing import Any
 
 from .rng import Rng, seed_state
 
 State = dict[str, Any]
+
+_NUMBER = re.compile(r"[0-9]{1,6}", re.ASCII)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def read_number(word: str) -> int | None:
+    """The value of a plain number a player typed (ASCII digits only, at most six of them), else None.
+
+    ``str.isdigit`` accepts '³' and other Unicode digits that ``int`` then refuses or reads ('١' is 1), and a
+    very long run of digits makes ``int`` raise; an action parser checks a number word with this instead."""
+    return int(word) if isinstance(word, str) and _NUMBER.fullmatch(word) else None
+
+
+def lower(text: str) -> str:
+    """``text`` with ASCII letters lowered and every other character left as it is. Keywords of actions are
+    ASCII, and ``str.lower`` maps some other characters onto ASCII letters (the Kelvin sign 'K' to 'k')."""
+    return text.translate(_ASCII_LOWER)
 
 
 class IllegalAction(Exception):
@@ -103,14 +121,43 @@ class Game:
         choosing blindly would never end it (then a beginner's sensible subset, never empty)."""
         return self.legal_actions(state, seat)
 
+    # Parts of the state (top-level keys) that hold information hidden from some seat or from spectators:
+    # hands, decks, a bag, face-down choices. ``reveals`` treats any change to them as a possible reveal.
+    hidden_keys: tuple[str, ...] = ()
+
     def undoable(self, before: State, seat: str, action: str, after: State) -> bool:
-        """May ``seat`` take back ``action`` (which led from ``before`` to ``after``)? Never across a random
-        event (the generator moved: a roll, a shuffle, a draw from a bag) nor once hidden information may
-        have been revealed: the default refuses a private or simultaneous choice, and a game whose actions
-        can reveal hidden information without a random event (a draw from a shuffled deck) says so itself."""
+        """May ``seat`` take back ``action`` (which led from ``before`` to ``after``)? Issue #12: undo must never
+        let anyone replay knowing something they did not know. So never across a random event (the generator
+        moved: a roll, a shuffle, a draw from a bag), never a private or simultaneous choice, and never once
+        hidden information was revealed by the action or by what followed it by itself (``reveals``)."""
         if before["rng"] != after["rng"]:
             return False
-        return not self.private_actions(before, seat) and len(self.to_act(before)) == 1
+        if self.private_actions(before, seat) or len(self.to_act(before)) != 1:
+            return False
+        return not self.reveals(before, after)
+
+    def reveals(self, before: State, after: State) -> bool:
+        """Might something hidden from a seat or a spectator in ``before`` be visible to them in ``after``?
+
+        The default is sound for a game whose hidden information all lies under ``hidden_keys``: hidden
+        information can only come to light by leaving its hidden place (a card drawn, played or turned up,
+        a choice revealed), so any change there counts. A game may answer more precisely itself."""
+        return any(before[k] != after[k] for k in self.hidden_keys)
+
+    def determinize(self, state: State, seat: str | None, rng: Rng) -> State:
+        """A copy of ``state`` in which everything ``seat`` cannot see (None: a spectator) is drawn again from
+        ``rng``, consistently with what ``seat`` sees now: ``view(determinize(s, seat, r), seat) ==
+        view(s, seat)``, and the copy plays on by the same rules to a legal end. The generator is reseeded
+        too (future rolls and shuffles are hidden). For computer players and for checking ``undoable``."""
+        new = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        new["rng"] = seed_state(rng.below(1 << 32) << 32 | rng.below(1 << 32))
+        self.resample(new, seat, rng)
+        return new
+
+    def resample(self, state: State, seat: str | None, rng: Rng) -> None:
+        """Redraw, in place, what ``seat`` cannot see (see ``determinize``); each game with hidden
+        information writes it."""
+        raise NotImplementedError(f"{self.title} cannot resample its hidden information yet")
 
     def private_actions(self, state: State, seat: str) -> bool:
         """True when this seat's legal actions show what only it may know (its hand, its secret pick):

@@ -295,11 +295,26 @@ class MyWuXing(Game):
     def _choice_verb(self, state) -> str:
         return CHOICE_VERBS.get(state["u"], "play")
 
-    def undoable(self, before, seat, action, after):
-        """Only the lead's choice of target can be taken back: every other step reveals or draws cards
-        from a hidden deck (no random event is needed for that, so the default check would not see it)."""
-        return (before["phase"] == "target" and before["rng"] == after["rng"]
-                and before["hands"] == after["hands"] and before["decks"] == after["decks"])
+    # Decks (their order and, for others, their cards), the Universe deck, other hands and face-down cards:
+    # any change there reveals or draws a card, with no random event (so the generator does not show it).
+    # Only the lead's choice of target changes none of them.
+    hidden_keys = ("decks", "hands", "universe", "chosen")
+
+    def resample(self, state, seat, rng):
+        """Deal again every card ``seat`` cannot see (all decks, its own too: they lie face down; the
+        Universe deck; other hands; face-down cards, its own too in Learn, M10), keeping every pile's size.
+        What ``seat`` saw go under a deck earlier is not remembered: only the view now is kept."""
+        own_choice = self._think(state) and seat in state["chosen"]
+        others = [s for s in state["seats"] if s != seat]
+        hidden_chosen = [s for s in state["chosen"] if not (own_choice and s == seat)]
+        piles = ([state["decks"][s] for s in state["seats"]] + [state["universe"]]
+                 + [state["hands"][s] for s in others])
+        pool = [c for pile in piles for c in pile] + [state["chosen"][s] for s in hidden_chosen]
+        rng.shuffle(pool)
+        for pile in piles:
+            pile[:], pool = pool[:len(pile)], pool[len(pile):]
+        for s in hidden_chosen:
+            state["chosen"][s] = pool.pop()
 
     def time_limit(self, state):
         """X8: a reaction window closes when its reaction time runs out; whoever has not answered passes."""

@@ -73,7 +73,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import register
-from .core import Game, IllegalAction, State
+from .core import Game, IllegalAction, State, lower
 from .hexgrid import DIRECTIONS, spiral
 from .rng import Rng
 
@@ -309,13 +309,32 @@ class Seikatsu(Game):
             actions += ["fountain " + " ".join(c) for c in self.free_corners(state)]
         return actions
 
+    hidden_keys = ("hands", "bag")        # S2, S5, D1: the bag's tiles and every hand but one's own
+
+    def undoable(self, before: State, seat: str, action: str, after: State) -> bool:
+        """Issue #12: a fountain, a garden card and keeping one's hand show nothing hidden and draw nothing, so
+        they can be taken back, although the turn's choices are offered privately (they list the hand). A
+        placed tile comes out of a hidden hand, and placing or putting back draws from the bag: never."""
+        return (before["rng"] == after["rng"] and len(self.to_act(before)) == 1
+                and not self.reveals(before, after))
+
+    def resample(self, state: State, seat: str | None, rng: Rng) -> None:
+        """The bag and the other hands (teammates' too, D1) are dealt again from their tiles, sizes kept."""
+        others = [s for s in state["seats"] if s != seat]
+        pool = state["bag"] + [t for s in others for t in state["hands"][s]]
+        rng.shuffle(pool)
+        for s in others:
+            n = len(state["hands"][s])
+            state["hands"][s], pool = pool[:n], pool[n:]
+        state["bag"] = pool
+
     def private_actions(self, state: State, seat: str) -> bool:
         """Placing and putting back name hand tiles; only the card choice is public."""
         return seat in self.to_act(state) and state["phase"] in ("place", "putback")
 
     # ----- playing ----------------------------------------------------------------------------------------
     def play(self, state: State, seat: str, action: str) -> None:
-        words = action.lower().split()
+        words = lower(action).split()
         rng = Rng(state)
         phase = state["phase"]
         verb = words[0]

@@ -56,7 +56,7 @@ import re
 from dataclasses import dataclass
 
 from . import register
-from .core import Game, IllegalAction, State
+from .core import Game, IllegalAction, State, lower, read_number
 from .rng import Rng
 
 COLOURS = ["violet", "white", "yellow", "blue", "red"]
@@ -124,7 +124,7 @@ def _op_text(op: tuple) -> str:
     return "unload" if op == UNLOAD else f"load {op[1]}"
 
 
-_CANOE_RE = re.compile(r"canoe (\d+) ?: ?(.*)", re.IGNORECASE)
+_CANOE_RE = re.compile(r"canoe ([0-9]+) ?: ?(.*)", re.IGNORECASE | re.ASCII)
 
 
 def parse_move(text: str) -> Move:
@@ -132,14 +132,16 @@ def parse_move(text: str) -> Move:
     m = _CANOE_RE.fullmatch(text)
     if not m:
         raise IllegalAction("Move a canoe with e.g. 'canoe 1: up 3' or 'canoe 2: launch to 2'.")
-    number = int(m.group(1))
+    canoe = read_number(m.group(1))
+    if canoe is None:
+        raise IllegalAction("You have canoes 1 and 2: say e.g. 'canoe 1: up 3'.")
     parts = [p.strip() for p in m.group(2).split(",")]
     pre: list = []
     post: list = []
     kind, steps, steal = "stay", 0, None
     for part in parts:
         words = part.split()
-        key = [w.lower() for w in words]
+        key = [lower(w) for w in words]
         if steal is not None:
             raise IllegalAction("Stealing ends a canoe's move: nothing may follow it.")
         if kind == "land" and key:
@@ -161,10 +163,10 @@ def parse_move(text: str) -> Move:
                     raise IllegalAction("A canoe on the beach cannot load or unload: launch it first.")
                 if len(key) != 3:
                     raise IllegalAction("Launch with e.g. 'launch to 3'.")
-            number_word = key[-1]
-            if not number_word.isdigit() or int(number_word) < 1:
+            steps = read_number(key[-1])
+            if steps is None or steps < 1:
                 raise IllegalAction(f"'{part}' needs a number of steps, e.g. 'up 2'.")
-            kind, steps = key[0], int(number_word)
+            kind = key[0]
         elif key and key[0] == "steal":
             if len(key) == 2 or (len(key) >= 4 and key[2] == "from"):
                 if key[1] not in COLOURS:
@@ -177,7 +179,7 @@ def parse_move(text: str) -> Move:
                                 "steal red' or 'canoe 2: launch to 3, load violet'.")
     if kind == "stay" and not pre and steal is None:
         raise IllegalAction("Say what the canoe does, e.g. 'canoe 1: down 2'.")
-    return Move(number, kind, steps, tuple(pre), tuple(post), steal)
+    return Move(canoe, kind, steps, tuple(pre), tuple(post), steal)
 
 
 # ----- the game ----------------------------------------------------------------------------------------------
@@ -229,6 +231,19 @@ class Wagara(Game):
 
     def private_actions(self, state: State, seat: str) -> bool:
         return state["phase"] == "choose" and not state["over"]
+
+    def reveals(self, before: State, after: State) -> bool:
+        """G3/G4: a face-down paddle card comes to light when its player's turn starts (so the action that
+        ends the turn before it reveals it). A player's only card left is no secret: everybody counts the
+        played pile. Nothing else in Wagara is hidden."""
+        secret = [s for s in before["choices"] if len(before["piles"][s]) < len(CARDS) - 1]
+        return any(after["round"] != before["round"] or s not in after["choices"] for s in secret)
+
+    def resample(self, state: State, seat: str | None, rng: Rng) -> None:
+        """Every face-down card but ``seat``'s own is drawn again from its player's hand (G3)."""
+        for s in state["choices"]:
+            if s != seat:
+                state["choices"][s] = rng.choice([c for c in CARDS if c not in state["piles"][s]])
 
     def hand(self, state: State, seat: str) -> list[str]:
         """The cards ``seat`` may still choose from (G3): not in the played pile, not chosen this round."""
@@ -308,7 +323,7 @@ class Wagara(Game):
             return
         state["last"]["action"] = action
         turn = state["turn"]
-        lowered = action.lower()
+        lowered = lower(action)
         if lowered.startswith("recover"):
             self._recover(state, seat, lowered, events)
         elif lowered.startswith("weather"):
@@ -333,7 +348,7 @@ class Wagara(Game):
 
     # phase 1 (G3)
     def _choose(self, state: State, seat: str, action: str, events: list) -> None:
-        words = action.lower().split()
+        words = lower(action).split()
         if len(words) != 2 or words[0] != "play" or words[1] not in CARDS:
             raise IllegalAction("Choose a paddle card with 'play 1' .. 'play 6' or 'play cloud'.")
         card = words[1]
@@ -431,14 +446,14 @@ class Wagara(Game):
         return [(wrecked[0]["number"], c) for c in COLOURS if state["collections"][seat][c]]
 
     def _recover(self, state: State, seat: str, action: str, events: list) -> None:
-        m = re.fullmatch(r"recover canoe (\d+) ?, ?pay (\w+)", action)
-        if not m:
+        m = re.fullmatch(r"recover canoe ([0-9]+) ?, ?pay (\w+)", action, re.ASCII)
+        if not m or read_number(m.group(1)) is None:
             raise IllegalAction("Recover with e.g. 'recover canoe 1, pay red'.")
-        number, colour = int(m.group(1)), m.group(2)
+        which, colour = read_number(m.group(1)), m.group(2)
         turn = state["turn"]
-        canoe = self._own_canoe(state, seat, number)
+        canoe = self._own_canoe(state, seat, which)
         if canoe["where"] != "rapids":
-            raise IllegalAction(f"Your canoe {number} is not in the rapids.")
+            raise IllegalAction(f"Your canoe {which} is not in the rapids.")
         if turn["recovered"]:
             raise IllegalAction("You may bring back only one canoe from the rapids per turn.")
         if turn["acted"]:
@@ -452,7 +467,7 @@ class Wagara(Game):
         canoe.update(where="beach", position=None, gem=None)
         turn["recovered"] = True
         turn["acted"] = True
-        events.append({"type": "recover", "seat": seat, "canoe": number, "paid": colour})
+        events.append({"type": "recover", "seat": seat, "canoe": which, "paid": colour})
         if turn["card"] != CLOUD:
             self._maybe_end_turn(state, seat, events)
 

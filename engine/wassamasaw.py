@@ -28,7 +28,8 @@ Decisions this module makes where the rulebook and RULES.md are silent (each has
   and since a die is only takeable when it has a legal cell, a taken die can always be placed).
   ``convert <element> <face>`` takes and converts in one action, offered exactly when converting is the
   legal use of that die (it fits nowhere, or it is one of the last two dice). So for each die in the pool
-  exactly one of ``take`` and ``convert`` is legal, and converting a placeable die is refused (W3).
+  exactly one of ``take`` and ``convert`` is legal, and converting a placeable die is refused (W3). Undo
+  (#16) never takes back a ``take`` or a ``convert``: the die would go back to the pool. A placement can be.
 - D4 Quarters are read from the finished grid, not from the order of drawing: a Fire placed on a circle
   next to Wood already on the sheet gets its quarters at once, just as when the Wood comes second (W5 says
   "gets +1 for each touching cell holding the element that feeds it").
@@ -41,7 +42,7 @@ from __future__ import annotations
 import re
 
 from . import register
-from .core import Game, IllegalAction, State
+from .core import Game, IllegalAction, State, lower, read_number
 from .elements import ELEMENTS, FED_BY
 from .rng import Rng
 
@@ -61,7 +62,7 @@ FORBIDDEN = {
     "water": {"fire"},
 }
 
-_CELL = re.compile(r"^r([1-5])c([1-5])$")
+_CELL = re.compile(r"r([1-5])c([1-5])")
 
 
 # ----- the sheet -------------------------------------------------------------------------------------------
@@ -276,12 +277,22 @@ class Wassamasaw(Game):
         return {"winners": leaders, "scores": scores, "quarters": quarters, "decided_by": decided_by,
                 "breakdown": breakdown}
 
+    def undoable(self, before: State, seat: str, action: str, after: State) -> bool:
+        """D3 (#16): a taken die is in hand and cannot go back to the pool, so neither ``take`` nor ``convert``
+        (which takes and converts at once) can be taken back. Placing the held die can: it stays in hand."""
+        if after["pool"] != before["pool"] or after["round"] != before["round"]:
+            return False
+        return super().undoable(before, seat, action, after)
+
+    def resample(self, state: State, seat: str | None, rng: Rng) -> None:
+        """Nothing is hidden but the dice still to be rolled, which live in the generator (reseeded)."""
+
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return " ".join(_event_text(e) for e in after["last"]["events"])
 
     # ----- playing ---------------------------------------------------------------------------------------
     def play(self, state: State, seat: str, action: str) -> None:
-        words = action.lower().split()
+        words = lower(action).split()
         state["last"] = {"seat": seat, "action": " ".join(words), "events": []}
         if state["held"] is not None:
             self._play_place(state, seat, words)
@@ -317,9 +328,10 @@ class Wassamasaw(Game):
         self._advance(state)
 
     def _parse_die(self, state: State, words: list[str]) -> dict:
-        if len(words) != 2 or words[0] not in ELEMENTS or not words[1].isdigit():
+        face = read_number(words[1]) if len(words) == 2 else None
+        if len(words) != 2 or words[0] not in ELEMENTS or face is None:
             raise IllegalAction("Name a die by its element and face, e.g. 'take fire 3'.")
-        die = {"element": words[0], "face": int(words[1])}
+        die = {"element": words[0], "face": face}
         if die not in state["pool"]:
             have = ", ".join(die_text(d) for d in _distinct(state["pool"]))
             raise IllegalAction(f"There is no {die_text(die)} in the pool (it holds {have}).")
@@ -327,7 +339,7 @@ class Wassamasaw(Game):
 
     def _play_place(self, state: State, seat: str, words: list[str]) -> None:
         held = state["held"]
-        match = _CELL.match(words[1]) if len(words) == 2 and words[0] == "place" else None
+        match = _CELL.fullmatch(words[1]) if len(words) == 2 and words[0] == "place" else None
         if match is None:
             raise IllegalAction(f"You hold {die_text(held)}: place it with 'place r<row>c<column>', "
                                 f"e.g. '{self.legal_actions(state, seat)[0]}'.")

@@ -70,7 +70,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import register
-from .core import Game, IllegalAction, State
+from .core import Game, IllegalAction, State, read_number
 from .hexgrid import DIRECTIONS, neighbours
 from .rng import Rng
 
@@ -303,9 +303,11 @@ def roll_value(state: State, roll: dict) -> int:
 
 
 def parse_int(word: str, lo: int, hi: int, what: str) -> int:
-    if not word.isdigit() or not lo <= int(word) <= hi:
+    """A number from lo to hi typed with ASCII digits (read_number: '³' or '١' is no number here)."""
+    n = read_number(word)
+    if n is None or not lo <= n <= hi:
         raise IllegalAction(f"{what} must be a number from {lo} to {hi}.")
-    return int(word)
+    return n
 
 
 # ----- the game ----------------------------------------------------------------------------------------------
@@ -388,6 +390,11 @@ class Wurrm(Game):
     def private_actions(self, state: State, seat: str) -> bool:
         """Z8 Petition: votes are secret until everyone has voted."""
         return state["phase"] == "vote"
+
+    def undoable(self, before: State, seat: str, action: str, after: State) -> bool:
+        """Issue #12: a Petition vote (Z8) is a secret choice and the last one shows them all, so no vote is
+        ever taken back. Everything else hidden in WURRM World is a roll (the generator, refused by default)."""
+        return before["phase"] != "vote" and super().undoable(before, seat, action, after)
 
     def legal_actions(self, state: State, seat: str) -> list[str]:
         if seat not in self.to_act(state):

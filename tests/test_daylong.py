@@ -196,6 +196,7 @@ async def test_X8_reaction_time_runs_out_and_silence_passes(svc, clock):
 
 # ----- undo ----------------------------------------------------------------------------------------------
 async def test_undo_your_own_last_move(svc):
+    """A placement can be taken back; the die stays in hand (Wassamasaw D3: a taken die never goes back, #16)."""
     await started(svc, ALICE, BOB, game="wassamasaw")
     game = GAMES["wassamasaw"]
     row = await svc.store.open_game("chan")
@@ -203,15 +204,32 @@ async def test_undo_your_own_last_move(svc):
     me, other = (ALICE, BOB) if first == ALICE.id else (BOB, ALICE)
     take = game.legal_actions(game.load(row.state), me.id)[0]
     assert take.startswith("take")
-    before = row.state
     assert (await svc.act(HERE, me, take)).ok
+    held = (await svc.store.open_game("chan")).state
+    place = game.legal_actions(game.load(held), me.id)[0]
+    assert (await svc.act(HERE, me, place)).ok
     assert "Only your own last action" in err(await svc.undo(HERE, other))
     r = await svc.undo(HERE, me)
     assert r.ok and "took back" in r.text
-    assert (await svc.store.open_game("chan")).state == before
+    assert (await svc.store.open_game("chan")).state == held
     assert "already taken back" in err(await svc.undo(HERE, me))
     entries = await svc.store.log(row.id)
-    assert [e.action for e in entries][-2:] == [take, "#undo"] and effective_actions(entries) == []
+    assert [e.action for e in entries][-3:] == [take, place, "#undo"]
+    assert [(e.seat, e.action) for e in effective_actions(entries)] == [(me.id, take)]
+
+
+async def test_undo_refused_for_a_taken_die_d3(svc):
+    """Wassamasaw D3 (#16): a taken die is in hand and cannot go back to the pool."""
+    await started(svc, ALICE, BOB, game="wassamasaw")
+    game = GAMES["wassamasaw"]
+    row = await svc.store.open_game("chan")
+    first = game.to_act(game.load(row.state))[0]
+    me = ALICE if first == ALICE.id else BOB
+    take = game.legal_actions(game.load(row.state), me.id)[0]
+    assert (await svc.act(HERE, me, take)).ok
+    after = (await svc.store.open_game("chan")).state
+    assert "cannot be taken back" in err(await svc.undo(HERE, me))
+    assert (await svc.store.open_game("chan")).state == after
 
 
 async def test_undo_refused_across_a_random_event(svc):

@@ -61,7 +61,8 @@ async def test_threads_reminders_deadline_buttons_and_records(tmp_path):
             r = await fake.slash(other, "general", "mygames")
             assert "No game is waiting" in r.content
 
-            # undo: take a die, take it back
+            # undo: take a die (which cannot go back to the pool, Wassamasaw D3), place it, take the
+            # placement back
             take = next(b for b in started.buttons() if b["label"].startswith("take"))
             took = await answer(await fake.click(first, started, take["custom_id"]))
             assert "takes" in took.content
@@ -69,6 +70,10 @@ async def test_threads_reminders_deadline_buttons_and_records(tmp_path):
             # new image and the cells as buttons, instead of a new message
             assert took.id == started.id and took.attachments[0].image().format == "PNG"
             assert any(b["label"].startswith("place") for b in took.buttons())
+            r = await fake.slash(first, thread, "game undo")
+            assert r.ephemeral and "cannot be taken back" in r.content
+            place = next(b for b in took.buttons() if b["label"].startswith("place"))
+            await answer(await fake.click(first, took, place["custom_id"]))
             r = await fake.slash(other, thread, "game undo")
             assert r.ephemeral and "Only your own" in r.content
             r = await fake.slash(first, thread, "game undo")

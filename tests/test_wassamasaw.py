@@ -530,6 +530,41 @@ def test_D3_exactly_one_of_take_and_convert_for_each_die():
             state = GAME.apply(state, seat, action)
 
 
+def test_D3_undo_never_puts_a_taken_die_back():
+    """#16: a taken die is in hand and cannot go back to the pool, so ``undoable`` refuses ``take`` and
+    ``convert`` (take and convert at once); placing the held die may be taken back (it stays in hand)."""
+    state = position(pool=FULL_POOL)
+    taken = GAME.apply(state, A, "take wood 1")
+    assert taken["rng"] == state["rng"]                          # no random event: the default would allow it
+    assert not GAME.undoable(state, A, "take wood 1", taken)
+    placed = GAME.apply(taken, A, "place r1c1")
+    assert GAME.undoable(taken, A, "place r1c1", placed)
+    assert placed["pool"] == taken["pool"] and GAME.to_act(placed) == [B]
+    stuck = position(pool=["wood 1", "earth 2", "fire 3", "water 4"], taken=6,
+                     grids={A: grid(*["Ea Ea Ea Ea Ea"] * 5)})      # A's sheet is full: everything converts
+    assert GAME.legal_actions(stuck, A)[0].startswith("convert ")
+    action = GAME.legal_actions(stuck, A)[0]
+    converted = GAME.apply(stuck, A, action)
+    assert converted["rng"] == stuck["rng"]
+    assert not GAME.undoable(stuck, A, action, converted)
+    last_two = position(pool=["wood 1", "earth 2"], taken=8)
+    after = GAME.apply(last_two, A, "convert earth 2")         # D2: the last die goes to B at once
+    assert not GAME.undoable(last_two, A, "convert earth 2", after)
+
+
+def test_D3_no_random_game_ever_undoes_a_take_or_convert():
+    for seed in range(10):
+        _, log = play_random(GAME, SEATS, seed, check_every=10**6)
+        state = GAME.new(SEATS, seed)
+        for seat, action in log:
+            after = GAME.apply(state, seat, action)
+            if GAME.undoable(state, seat, action, after):
+                assert action.startswith("place ") and after["pool"] == state["pool"]
+            elif action.startswith("place ") and after["round"] == state["round"] and not after["over"]:
+                raise AssertionError(f"placing {action} should be undoable")
+            state = after
+
+
 def test_D5_identical_dice_are_one_action():
     state = position(pool=["wood 2", "wood 2", "fire 3", "fire 4", "earth 5", "earth 6", "metal 1", "metal 2",
                            "water 3", "water 4"])

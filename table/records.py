@@ -118,38 +118,19 @@ class Stats:
     total: Record = field(default_factory=Record)
 
 
-def tally(rows: list[GameRow], user_id: str) -> Stats:
-    """A user's wins, losses and games played (a shared victory is a win) from ended games."""
+def tally(outcomes: list[tuple[str, str, int]]) -> Stats:
+    """A person's record from (game, outcome, count) rows of the store's results: a shared victory is a win,
+    a seat handed to a computer a loss, an abandoned game neither."""
     stats = Stats()
-    for row in rows:
-        seat = row.seat_of(user_id)
-        if seat is None or (seat.is_bot and not seat.removed):
-            continue
-        rec = stats.by_game.setdefault(row.game, Record())
+    for key, outcome, count in outcomes:
+        rec = stats.by_game.setdefault(key, Record())
         for r in (rec, stats.total):
-            if row.status == "abandoned":
-                r.abandoned += 1
-                continue
-            r.played += 1
-            if not seat.removed and row.result and user_id in row.result.get("winners", []):
-                r.wins += 1
+            if outcome == "abandoned":
+                r.abandoned += count
             else:
-                r.losses += 1
+                r.played += count
+                if outcome == "win":
+                    r.wins += count
+                else:
+                    r.losses += count
     return stats
-
-
-def leaderboard(rows: list[GameRow]) -> list[tuple[str, str, Record]]:
-    """(user id, latest name, record) of every person who finished a game among ``rows``, best first:
-    most wins, then best win rate, then most played."""
-    names: dict[str, str] = {}
-    for row in rows:
-        for s in row.seats:
-            if not s.is_bot or s.removed:
-                names[s.user_id] = s.name
-    board = []
-    for uid, name in names.items():
-        rec = tally(rows, uid).total
-        if rec.played:
-            board.append((uid, name, rec))
-    board.sort(key=lambda t: (-t[2].wins, -t[2].rate, -t[2].played, t[1].lower()))
-    return board

@@ -29,12 +29,12 @@ from render import RENDERERS, render_png
 from .records import (
     REMOVED,
     UNDO,
+    Record,
     Stats,
     effective_actions,
     export,
     export_bytes,
     gif,
-    leaderboard,
     rebuild,
     sample,
     tally,
@@ -298,7 +298,7 @@ class TableService:
             timers, _ = await self._timers(row, game, None, state, seats)
             try:
                 row = await self.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
-                                                  now=self.clock(), timers=timers)
+                                                  now=self.clock(), timers=timers, waiting=game.to_act(state))
             except VersionConflict:
                 return Reply.fail(user.id, "The table changed as you started; try again.", game_id=row.id)
             order = ", ".join(self.shown(s.name) for s in seats)
@@ -391,7 +391,8 @@ class TableService:
         try:
             row = await self.store.record_moves(row, moves, game.dump(state), now=self.clock(),
                                                 status="finished" if res is not None else "running",
-                                                timers=timers, keep=keep, result=res, seats=seats)
+                                                timers=timers, keep=keep, result=res, seats=seats,
+                                                waiting=game.to_act(state) if res is None else [])
         except VersionConflict:
             return Reply(ok=False), state, []
         return row, state, []
@@ -908,8 +909,8 @@ class TableService:
                 return Reply.fail(user.id, "That move cannot be taken back: it involved a random event (a roll "
                                            "or a draw).", game_id=row.id)
             if not game.undoable(before, user.id, last.action, after):
-                return Reply.fail(user.id, "That move cannot be taken back: it was a secret choice or revealed "
-                                           "hidden information.", game_id=row.id)
+                return Reply.fail(user.id, "That move cannot be taken back: the rules keep it (a secret choice, "
+                                           "revealed information or a taken die stays).", game_id=row.id)
             line = f"{user.id} took back their last move."
             row, state, _ = await self._record(row, game, None, before, [(user.id, UNDO, line)])
             if isinstance(row, Reply):
@@ -958,31 +959,25 @@ class TableService:
 
     # ----- lists and stats -------------------------------------------------------------------------------
     async def games_here(self, guild: str | None) -> list[dict]:
-        """The unfinished games of a server: where, what, and whom each waits for."""
-        out = []
-        for row in await self.store.games(guild=guild):
-            out.append(self._summary(row))
-        return out
+        """The unfinished games of a server: where, what, and whom each waits for (one indexed query)."""
+        return [self._titled(g) for g in await self.store.open_games_of(guild)]
 
-    def _summary(self, row: GameRow) -> dict:
-        game = GAMES.get(row.game)
-        title = game.title if game else row.game
-        waiting: list[str] = []
-        if row.status == "running" and game is not None:
-            waiting = game.to_act(game.load(row.state))
-        return {"id": row.id, "game": row.game, "title": title, "guild": row.guild, "channel": row.channel,
-                "status": row.status, "waiting": waiting, "names": row.names, "updated_at": row.updated_at}
+    @staticmethod
+    def _titled(summary: dict) -> dict:
+        game = GAMES.get(summary["game"])
+        return {**summary, "title": game.title if game else summary["game"]}
 
     async def my_turns(self, user: User) -> list[dict]:
         """Every game, in any server, that is waiting for ``user`` now."""
-        return [s for s in (self._summary(r) for r in await self.store.games_of_user(user.id, ("running",)))
-                if user.id in s["waiting"]]
+        return [self._titled(g) for g in await self.store.turns_of(user.id)]
 
     async def stats(self, user_id: str, guild: str | None = None) -> Stats:
-        return tally(await self.store.finished_games(guild), user_id)
+        return tally(await self.store.record_of(user_id, guild))
 
-    async def leaderboard(self, game_key: str, guild: str | None = None):
-        return leaderboard(await self.store.finished_games(guild, game_key))
+    async def leaderboard(self, game_key: str, guild: str | None = None, limit: int = 10):
+        """(user id, latest name, record) of the best players of a game: most wins, best rate, most played."""
+        return [(uid, name, Record(played, wins, played - wins, abandoned))
+                for uid, name, wins, played, abandoned in await self.store.board(game_key, guild, limit)]
 
     # ----- settings and notifications --------------------------------------------------------------------
     async def settings(self, guild: str | None) -> Settings:

@@ -18,7 +18,7 @@ import contextvars
 import json
 import logging
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import aiosqlite
@@ -27,6 +27,20 @@ log = logging.getLogger("teahouse.store")
 
 OPEN_STATUSES = ("lobby", "running")
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
+
+# The rows of ``results`` for ended games: every person seated (computers left out; a person handed to a
+# computer lost), a shared victory a win, an abandoned started game 'abandoned'.
+RESULTS_OF = """
+    INSERT OR REPLACE INTO results (game_id, guild, game, user_id, name, outcome, ended_at)
+    SELECT g.id, g.guild, g.game, s.user_id, s.name,
+           CASE WHEN g.status = 'abandoned' THEN 'abandoned'
+                WHEN s.is_bot = 0 AND EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w
+                                              WHERE w.value = s.user_id) THEN 'win'
+                ELSE 'loss' END,
+           g.updated_at
+    FROM games g JOIN seats s ON s.game_id = g.id
+    WHERE g.status IN ('finished', 'abandoned') AND g.state IS NOT NULL
+          AND (s.is_bot = 0 OR s.user_id NOT LIKE 'cpu-%') AND {where}"""
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the action log
@@ -110,6 +124,24 @@ MIGRATIONS: list[str] = [
         created_at  REAL NOT NULL
     );
     """,
+    # 4: listings that scale — who a running game waits for, one row per person per ended game, and the
+    #    indexes /games, /mygames, /stats and /leaderboard read (issue 13)
+    """
+    ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
+    CREATE INDEX games_by_channel ON games (channel, id);
+    CREATE TABLE results (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        guild     TEXT,
+        game      TEXT NOT NULL,
+        user_id   TEXT NOT NULL,
+        name      TEXT NOT NULL,
+        outcome   TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'abandoned')),
+        ended_at  REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX results_by_user ON results (user_id, guild, game);
+    CREATE INDEX results_by_board ON results (guild, game, user_id);
+    """ + RESULTS_OF.format(where="1 = 1") + ";",
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -162,6 +194,7 @@ class GameRow:
     parent_channel: str | None = None
     result: dict | None = None
     seats: list[Seat] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)     # the seats the running game waits for
 
     @property
     def names(self) -> dict[str, str]:
@@ -321,7 +354,7 @@ class Store:
             id=row["id"], guild=row["guild"], channel=row["channel"], game=row["game"],
             options=json.loads(row["options"]), status=row["status"], host=row["host"], seed=row["seed"],
             state=row["state"], version=row["version"], created_at=row["created_at"],
-            updated_at=row["updated_at"], parent_channel=row["parent_channel"],
+            updated_at=row["updated_at"], parent_channel=row["parent_channel"], waiting=json.loads(row["waiting"]),
             result=json.loads(row["result"]) if row["result"] else None,
         )
         async with self.db.execute(
@@ -494,6 +527,8 @@ class Store:
             await self.db.executemany(
                 "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
                 [(gid, i, u, n, int(b)) for i, (u, n, b) in enumerate(seats)])
+            if status not in OPEN_STATUSES:
+                await self._write_results(gid)
             return gid
         return await self._transaction(work)
 
@@ -508,26 +543,27 @@ class Store:
         return await self.game(game.id)
 
     async def start_game(self, game: GameRow, *, seats: list[Seat], seed: int, state: str, now: float,
-                         timers: list[tuple[str, float]] = ()) -> GameRow:
+                         timers: list[tuple[str, float]] = (), waiting: list[str] = ()) -> GameRow:
         async def work():
-            await self._bump(game, now, status="running", seed=seed, state=state)
+            await self._bump(game, now, status="running", seed=seed, state=state, waiting=json.dumps(list(waiting)))
             await self._set_timers(game.id, game.version + 1, timers)
             await self._replace_seats(game.id, seats)
 
         await self._transaction(work)
-        return await self.game(game.id)
+        return replace(game, status="running", seed=seed, state=state, version=game.version + 1, updated_at=now,
+                       seats=list(seats), waiting=list(waiting))
 
     async def record_moves(self, game: GameRow, moves: list[tuple[str, str, str]], state: str, *, now: float,
                            status: str = "running", timers: list[tuple[str, float]] = (),
                            keep: tuple[str, ...] = (), result: dict | None = None,
-                           seats: list[Seat] | None = None) -> GameRow:
+                           seats: list[Seat] | None = None, waiting: list[str] = ()) -> GameRow:
         """Append ``moves`` (seat, action, log line) and store the state they lead to, all or nothing.
 
         The game's pending timers are replaced by ``timers`` (kind, due), except those of a kind in ``keep``
         (a rules time limit that runs on across answers); ``seats`` replaces the seats (a player handed
-        to a computer)."""
+        to a computer). Returns the game as stored, without reading it back."""
         async def work():
-            columns = {"status": status, "state": state}
+            columns = {"status": status, "state": state, "waiting": json.dumps(list(waiting))}
             if result is not None:
                 columns["result"] = json.dumps(result, sort_keys=True)
             await self._bump(game, now, **columns)
@@ -535,18 +571,22 @@ class Store:
                 "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game.id,)
             ) as cur:
                 seq = (await cur.fetchone())[0]
-            for seat, action, line in moves:
-                seq += 1
-                await self.db.execute(
-                    "INSERT INTO actions (game_id, seq, seat, action, line, at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (game.id, seq, seat, action, line, now),
-                )
+            await self.db.executemany(
+                "INSERT INTO actions (game_id, seq, seat, action, line, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game.id, seq + i, seat, action, line, now) for i, (seat, action, line) in enumerate(moves, 1)])
             if seats is not None:
                 await self._replace_seats(game.id, seats)
             await self._set_timers(game.id, game.version + 1, timers, keep)
+            if status not in OPEN_STATUSES:
+                await self._write_results(game.id)
 
         await self._transaction(work)
-        return await self.game(game.id)
+        return replace(game, status=status, state=state, version=game.version + 1, updated_at=now,
+                       result=result if result is not None else game.result,
+                       seats=list(seats) if seats is not None else game.seats, waiting=list(waiting))
+
+    async def _write_results(self, game_id: int) -> None:
+        await self.db.execute(RESULTS_OF.format(where="g.id = ?"), (game_id,))
 
     async def _replace_seats(self, game_id: int, seats: list[Seat]) -> None:
         await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
@@ -566,11 +606,12 @@ class Store:
 
     async def set_status(self, game: GameRow, status: str, *, now: float) -> GameRow:
         async def work():
-            await self._bump(game, now, status=status)
+            await self._bump(game, now, status=status, waiting="[]")
             if status not in OPEN_STATUSES:
                 await self._set_timers(game.id, game.version + 1, ())
+                await self._write_results(game.id)
         await self._transaction(work)
-        return await self.game(game.id)
+        return replace(game, status=status, version=game.version + 1, updated_at=now, waiting=[])
 
     # ----- timers ----------------------------------------------------------------------------------------
     async def pending_timers(self, game_id: int | None = None) -> list[Timer]:
@@ -674,17 +715,54 @@ class Store:
             ids = [r[0] for r in await cur.fetchall()]
         return [await self.game(i) for i in ids]
 
-    async def finished_games(self, guild: str | None = None, game: str | None = None) -> list[GameRow]:
-        """Ended games (finished or abandoned after starting), for stats."""
-        sql = "SELECT id FROM games WHERE status IN ('finished', 'abandoned') AND state IS NOT NULL"
-        args: tuple = ()
+    # ----- listings: one indexed query each, whatever the number of games ------------------------------------
+    _SUMMARY = ("SELECT g.id, g.game, g.guild, g.channel, g.status, g.waiting, g.updated_at, "
+                "json_group_object(s.user_id, s.name) AS names FROM games g LEFT JOIN seats s ON s.game_id = g.id ")
+
+    @staticmethod
+    def _summaries(rows) -> list[dict]:
+        return [{"id": r["id"], "game": r["game"], "guild": r["guild"], "channel": r["channel"],
+                 "status": r["status"], "waiting": json.loads(r["waiting"]),
+                 "names": {k: v for k, v in json.loads(r["names"]).items() if k is not None and k != "null"},
+                 "updated_at": r["updated_at"]} for r in rows]
+
+    async def open_games_of(self, guild: str | None) -> list[dict]:
+        """The unfinished games of a server: id, game, channel, status, whom each waits for, seat names."""
+        async with self.db.execute(self._SUMMARY + "WHERE g.guild IS ? AND g.status IN ('lobby', 'running') "
+                                   "GROUP BY g.id ORDER BY g.id", (guild,)) as cur:
+            return self._summaries(await cur.fetchall())
+
+    async def turns_of(self, user_id: str) -> list[dict]:
+        """The running games, in any server, that wait for ``user_id`` now."""
+        async with self.db.execute(
+                self._SUMMARY + "WHERE g.status = 'running' AND g.id IN (SELECT game_id FROM seats WHERE user_id = ?) "
+                "AND EXISTS (SELECT 1 FROM json_each(g.waiting) w WHERE w.value = ?) GROUP BY g.id "
+                "ORDER BY g.updated_at", (user_id, user_id)) as cur:
+            return self._summaries(await cur.fetchall())
+
+    async def record_of(self, user_id: str, guild: str | None = None) -> list[tuple[str, str, int]]:
+        """(game, outcome, count) of a person's ended games, everywhere or in one server."""
+        sql = "SELECT game, outcome, COUNT(*) FROM results WHERE user_id = ?"
+        args: tuple = (user_id,)
         if guild is not None:
             sql, args = sql + " AND guild = ?", args + (guild,)
-        if game is not None:
-            sql, args = sql + " AND game = ?", args + (game,)
-        async with self.db.execute(sql + " ORDER BY id", args) as cur:
-            ids = [r[0] for r in await cur.fetchall()]
-        return [await self.game(i) for i in ids]
+        async with self.db.execute(sql + " GROUP BY game, outcome", args) as cur:
+            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
+
+    async def board(self, game: str, guild: str | None = None, limit: int = 10) -> list[tuple[str, str, int, int, int]]:
+        """The best players of a game: (user id, latest name, wins, finished games, abandoned), most wins first,
+        then best win rate, then most played."""
+        where, args = "game = ?", (game,)
+        if guild is not None:
+            where, args = where + " AND guild = ?", args + (guild,)
+        async with self.db.execute(
+                "SELECT user_id, name, wins, played, abandoned FROM ("
+                "  SELECT user_id, name, MAX(ended_at), SUM(outcome = 'win') AS wins,"
+                "         SUM(outcome != 'abandoned') AS played, SUM(outcome = 'abandoned') AS abandoned"
+                f"  FROM results WHERE {where} GROUP BY user_id) WHERE played > 0 "
+                "ORDER BY wins DESC, CAST(wins AS REAL) / played DESC, played DESC, LOWER(name) LIMIT ?",
+                args + (limit,)) as cur:
+            return [(r[0], r[1], r[2], r[3], r[4]) for r in await cur.fetchall()]
 
     async def _bump(self, game: GameRow, now: float, **columns) -> None:
         sets = ", ".join(f"{k} = ?" for k in columns)

@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GAMES  # noqa: E402
-from table import Store, TableService, User, Where  # noqa: E402
+from table import Store, TableService, User, Where, rendering  # noqa: E402
 
 TARGET_SAVED_MS, TARGET_IMAGE_MS, TARGET_QUERY_MS, TARGET_RSS_MB = 50.0, 300.0, 50.0, 150.0
 KEYS = ["wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm"]
@@ -199,12 +199,16 @@ async def main_async(args) -> int:
 
 
 def main() -> int:
+    rendering.start()              # as the bot does: images in worker processes
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--channels", type=int, default=50)
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--rss-moves", type=int, default=3000)
-    return asyncio.run(main_async(parser.parse_args()))
+    try:
+        return asyncio.run(main_async(parser.parse_args()))
+    finally:
+        rendering.stop()
 
 
 if __name__ == "__main__":

@@ -3,15 +3,20 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from engine import GAMES
 from table.service import describe_settings
+from table.store import StoreError
 
 from .game import GAME_CHOICES
-from .ui import NO_PINGS, safe, who
+from .ui import NO_PINGS, acknowledged, apologize, safe, who
+
+log = logging.getLogger("teahouse.discord")
 
 
 def link(guild: str | None, channel: str) -> str:
@@ -34,7 +39,23 @@ class CommunityCog(commands.Cog):
         return self.bot.service
 
     async def answer(self, interaction: discord.Interaction, text: str, ephemeral: bool = True) -> None:
-        await interaction.response.send_message(text[:2000], ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+        if interaction.response.is_done():     # deferred while the database was slow: fill in the answer
+            await interaction.edit_original_response(content=text[:2000], allowed_mentions=NO_PINGS)
+        else:
+            await interaction.response.send_message(text[:2000], ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+
+    async def respond(self, interaction: discord.Interaction, work, ephemeral: bool = True) -> None:
+        """Compute the answer's text with ``work()``, acknowledging within ACK_WITHIN, and send it."""
+        try:
+            text = await acknowledged(interaction, work, private=ephemeral)
+        except StoreError as e:
+            await apologize(interaction, str(e))
+            return
+        except Exception:
+            log.exception("command failed in channel %s", interaction.channel_id)
+            await apologize(interaction)
+            return
+        await self.answer(interaction, text, ephemeral)
 
     @app_commands.command(name="settings", description="This server's reminders, turn deadline, threads "
                                                         "and mentions")
@@ -57,14 +78,15 @@ class CommunityCog(commands.Cog):
         changes = {"reminder_hours": reminder_hours, "deadline_hours": deadline_hours,
                    "deadline_action": past_deadline.value if past_deadline else None,
                    "threads": threads, "mention": mention}
-        if all(v is None for v in changes.values()):
-            current = await self.service.settings(where.guild)
-            await self.answer(interaction, "This server's settings: " + describe_settings(current))
-            return
-        perms = getattr(interaction.user, "guild_permissions", None)
-        can = bool(perms and perms.manage_guild)
-        reply = await self.service.change_settings(where.guild, user, can, **changes)
-        await self.answer(interaction, reply.private[0].text)
+
+        async def work() -> str:
+            if all(v is None for v in changes.values()):
+                return "This server's settings: " + describe_settings(await self.service.settings(where.guild))
+            perms = getattr(interaction.user, "guild_permissions", None)
+            can = bool(perms and perms.manage_guild)
+            return (await self.service.change_settings(where.guild, user, can, **changes)).private[0].text
+
+        await self.respond(interaction, work)
 
     @app_commands.command(name="notify", description="Direct messages when a game waits for you")
     @app_commands.describe(direct_messages="on or off")
@@ -72,39 +94,46 @@ class CommunityCog(commands.Cog):
                                            app_commands.Choice(name="off", value="off")])
     async def notify(self, interaction: discord.Interaction, direct_messages: app_commands.Choice[str]):
         user, _ = who(interaction)
-        reply = await self.service.set_notify(user, direct_messages.value == "on")
-        await self.answer(interaction, reply.private[0].text)
+
+        async def work() -> str:
+            return (await self.service.set_notify(user, direct_messages.value == "on")).private[0].text
+
+        await self.respond(interaction, work)
 
     @app_commands.command(name="games", description="The games going on in this server")
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction):
         _, where = who(interaction)
-        rows = await self.service.games_here(where.guild)
-        if not rows:
-            await self.answer(interaction, "No games going on in this server. Open one with `/game new`.")
-            return
-        lines = [f"**{g['title']}** in <#{g['channel']}> — {waiting_text(g)} · {link(g['guild'], g['channel'])}"
-                 for g in rows[:20]]
-        more = f"\n… and {len(rows) - 20} more." if len(rows) > 20 else ""
-        await self.answer(interaction, "\n".join(lines) + more)
+
+        async def work() -> str:
+            rows = await self.service.games_here(where.guild)
+            if not rows:
+                return "No games going on in this server. Open one with `/game new`."
+            lines = [f"**{g['title']}** in <#{g['channel']}> — {waiting_text(g)} · {link(g['guild'], g['channel'])}"
+                     for g in rows[:20]]
+            more = f"\n… and {len(rows) - 20} more." if len(rows) > 20 else ""
+            return "\n".join(lines) + more
+
+        await self.respond(interaction, work)
 
     @app_commands.command(name="mygames", description="Where it is your turn, in every server")
     async def mygames(self, interaction: discord.Interaction):
         user, _ = who(interaction)
-        rows = await self.service.my_turns(user)
-        if not rows:
-            await self.answer(interaction, "No game is waiting for you right now.")
-            return
-        lines = [f"**{g['title']}** — {link(g['guild'], g['channel'])}" for g in rows[:20]]
-        await self.answer(interaction, "Your move in:\n" + "\n".join(lines))
+
+        async def work() -> str:
+            rows = await self.service.my_turns(user)
+            if not rows:
+                return "No game is waiting for you right now."
+            lines = [f"**{g['title']}** — {link(g['guild'], g['channel'])}" for g in rows[:20]]
+            return "Your move in:\n" + "\n".join(lines)
+
+        await self.respond(interaction, work)
 
     @app_commands.command(name="stats", description="Wins, losses and games played")
     @app_commands.describe(user="Whose stats (you by default)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None):
         target = user or interaction.user
         _, where = who(interaction)
-        here = await self.service.stats(str(target.id), where.guild) if where.guild else None
-        overall = await self.service.stats(str(target.id))
         name = safe(getattr(target, "display_name", target.name))
 
         def block(title, st):
@@ -114,23 +143,29 @@ class CommunityCog(commands.Cog):
                     + (f" ({r.abandoned} abandoned)" if r.abandoned else "") for k, r in sorted(st.by_game.items())]
             return f"{title} — {st.total.wins} won of {st.total.played}:\n" + "\n".join(rows)
 
-        parts = [f"**{name}**"]
-        if here is not None:
-            parts.append(block("In this server", here))
-        parts.append(block("Everywhere", overall))
-        await self.answer(interaction, "\n".join(parts), ephemeral=False)
+        async def work() -> str:
+            parts = [f"**{name}**"]
+            if where.guild:
+                parts.append(block("In this server", await self.service.stats(str(target.id), where.guild)))
+            parts.append(block("Everywhere", await self.service.stats(str(target.id))))
+            return "\n".join(parts)
+
+        await self.respond(interaction, work, ephemeral=False)
 
     @app_commands.command(name="leaderboard", description="The best players of a game in this server")
     @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
         _, where = who(interaction)
-        board = await self.service.leaderboard(game.value, where.guild)
-        if not board:
-            await self.answer(interaction, f"Nobody has finished a game of {game.name} here yet.", ephemeral=False)
-            return
-        lines = [f"{i + 1}. {safe(name)} — {rec.wins} won of {rec.played} ({rec.rate:.0%})"
-                 for i, (_, name, rec) in enumerate(board[:10])]
-        await self.answer(interaction, f"**{game.name}** leaderboard\n" + "\n".join(lines), ephemeral=False)
+
+        async def work() -> str:
+            board = await self.service.leaderboard(game.value, where.guild)
+            if not board:
+                return f"Nobody has finished a game of {game.name} here yet."
+            lines = [f"{i + 1}. {safe(name)} — {rec.wins} won of {rec.played} ({rec.rate:.0%})"
+                     for i, (_, name, rec) in enumerate(board[:10])]
+            return f"**{game.name}** leaderboard\n" + "\n".join(lines)
+
+        await self.respond(interaction, work, ephemeral=False)
 
 
 async def setup(bot: commands.Bot) -> None:

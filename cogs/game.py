@@ -74,10 +74,19 @@ class GameCog(commands.Cog):
         privates = reply.private_for(me)
         if view is None:
             view = await self.components(reply)
-        if (reply.text or reply.image) and self.continues(interaction, reply):
+        public = bool(reply.text or reply.image)
+        deferred = interaction.extras.get("deferred")
+        if deferred == "public" and not public:
+            # a public "thinking" would turn the first follow-up public: clear it, then answer privately
+            await interaction.delete_original_response()
+        elif deferred == "private" and public:
+            # a private "thinking" takes the first follow-up privately: fill it, then post in public
+            first = privates.pop(0).text[:2000] if privates else "Done."
+            await interaction.edit_original_response(content=first)
+        if public and self.continues(interaction, reply):
             await self._update(interaction, reply, view)
             view = None
-        elif reply.text or reply.image:
+        elif public:
             await self._respond(interaction, content=content_of(reply), file=file_of(reply.image), view=view,
                                 allowed_mentions=mentions(reply.mention), ephemeral=False)
             view = None
@@ -150,29 +159,26 @@ class GameCog(commands.Cog):
         else:
             await interaction.followup.send(**kwargs)
 
-    async def call(self, interaction: discord.Interaction, method, *args, **kwargs) -> None:
+    async def call(self, interaction: discord.Interaction, method, *args, private: bool = False, **kwargs) -> None:
         """Answer with ``method(where, user, *args)`` of the table service, guarded."""
         user, where = who(interaction)
-        await self.guarded(interaction, lambda: method(where, user, *args, **kwargs))
+        await self.guarded(interaction, lambda: method(where, user, *args, **kwargs), private=private)
 
-    async def guarded(self, interaction: discord.Interaction, work) -> None:
+    async def guarded(self, interaction: discord.Interaction, work, *, private: bool = False) -> None:
         """Run ``work`` (a Reply, an Answer, or None when it answered itself) and send it.
 
-        The table service answers at once; when the answer has images to draw, the interaction is deferred
-        first (within Discord's three seconds) and the images are rendered off the event loop. Any
-        unexpected error is logged with the channel, and the user gets a short apology, never a traceback:
-        one bad interaction never takes the bot down."""
+        The interaction is acknowledged within ACK_WITHIN: answered at once when the table service is that
+        quick, otherwise deferred meanwhile (``private``: the answer is normally only for the caller). Images
+        are drawn after the move is saved, off the event loop (table.rendering), before the answer is sent.
+        Any unexpected error is logged with the channel, and the user gets a short apology, never a
+        traceback: one bad interaction never takes the bot down."""
         try:
-            result = await work()
+            result = await ui.acknowledged(interaction, work, private=private)
             if result is None:
                 return
             reply, view = (result.reply, result.view) if isinstance(result, Answer) else (result, None)
-            if reply.needs_render and not interaction.response.is_done():
-                public = bool(reply.text or reply.image)
-                if interaction.type == discord.InteractionType.component:
-                    await interaction.response.defer()          # no placeholder for a click
-                else:
-                    await interaction.response.defer(thinking=True, ephemeral=not public)
+            if reply.needs_render:
+                await ui.defer(interaction, private=not (reply.text or reply.image))
                 await reply.render()
             await self.send(interaction, reply, view)
             await self.post_notes(reply)
@@ -272,7 +278,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="hand", description="Your private view: your hand or secret choice (only you see it)")
     async def hand(self, interaction: discord.Interaction):
-        await self.call(interaction, self.service.hand)
+        await self.call(interaction, self.service.hand, private=True)
 
     @game.command(name="move", description="Play one of your legal actions")
     @app_commands.describe(action="Start typing: your legal actions are suggested")
@@ -297,7 +303,7 @@ class GameCog(commands.Cog):
     @game.command(name="history", description="The game's log, page by page")
     @app_commands.describe(page="Page number (15 moves a page)")
     async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10000] = 1):
-        await self.call(interaction, self.service.history, page)
+        await self.call(interaction, self.service.history, page, private=True)
 
     @game.command(name="rules", description="A short guide to a game and to playing it here")
     @app_commands.choices(game=GAME_CHOICES)
@@ -312,11 +318,11 @@ class GameCog(commands.Cog):
 
     @game.command(name="replay", description="An animated picture of the whole game so far")
     async def replay(self, interaction: discord.Interaction):
-        await self.call(interaction, self.service.replay)
+        await self.call(interaction, self.service.replay, private=True)
 
     @game.command(name="export", description="The game's log as a JSON file (all moves once it has ended)")
     async def export(self, interaction: discord.Interaction):
-        await self.call(interaction, self.service.export)
+        await self.call(interaction, self.service.export, private=True)
 
     @game.command(name="skip", description="Past the turn deadline: a computer plays an absent player's turn")
     @app_commands.describe(player="The player the game is waiting for")
@@ -340,7 +346,7 @@ class GameCog(commands.Cog):
             view.add_item(ui.ConfirmAbandon(reply.game_id))
             return Answer(reply, view)
 
-        await self.guarded(interaction, work)
+        await self.guarded(interaction, work, private=True)
 
     # ----- buttons and selects -----------------------------------------------------------------------------
     async def on_action(self, interaction, kind, game_id, version, arg):
@@ -376,7 +382,7 @@ class GameCog(commands.Cog):
         await self.guarded(interaction, lambda: self._picker(user, where, game_id, None, None))
 
     async def on_my_view(self, interaction, kind, game_id, version, arg):
-        await self.call(interaction, self.service.hand)
+        await self.call(interaction, self.service.hand, private=True)
 
     async def on_lobby(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)

@@ -14,7 +14,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
-from table import Store, TableService
+from table import Store, TableService, rendering
 from table.store import StoreError
 
 from . import ui
@@ -128,6 +128,7 @@ async def serve(token: str, db_path: Path, dev_guild: str | None = None, idle_ab
     except StoreError as e:
         print(f"teahouse: {e}", file=sys.stderr)
         return 1
+    rendering.start()              # images are drawn in worker processes, one per core
     bot = TeahouseBot(store, dev_guild=dev_guild,
                       service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600, escape=ui.safe))
     loop = asyncio.get_running_loop()
@@ -168,6 +169,7 @@ async def serve(token: str, db_path: Path, dev_guild: str | None = None, idle_ab
         await store.close()
     if not runner.done():
         runner.cancel()
+    rendering.stop()
     return code
 
 

@@ -13,6 +13,7 @@ lobby button (join/leave/start/bot), ``o`` the lobby's option select, ``x`` aban
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -44,6 +45,35 @@ async def apologize(interaction: discord.Interaction, text: str = APOLOGY) -> No
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         pass
+
+
+ACK_WITHIN = 0.1   # seconds: an interaction is answered or deferred this soon, far inside Discord's three
+
+
+async def defer(interaction: discord.Interaction, *, private: bool) -> None:
+    """Acknowledge now and answer later: a click updates its message later (no placeholder); a command shows
+    "thinking", privately for a command whose answer is private. Remembered in ``interaction.extras``."""
+    if interaction.response.is_done():
+        return
+    if interaction.type == discord.InteractionType.component:
+        await interaction.response.defer()
+        interaction.extras["deferred"] = "update"
+    else:
+        await interaction.response.defer(thinking=True, ephemeral=private)
+        interaction.extras["deferred"] = "private" if private else "public"
+
+
+async def acknowledged(interaction: discord.Interaction, work, *, private: bool):
+    """Run ``work()``; if it has not finished within ACK_WITHIN (a busy database, fifty channels moving at
+    once), defer the interaction meanwhile, so it is never answered late. Fast answers stay one message."""
+    task = asyncio.ensure_future(work())
+    done, _ = await asyncio.wait({task}, timeout=ACK_WITHIN)
+    if not done:
+        try:
+            await defer(interaction, private=private)
+        except discord.HTTPException:
+            log.warning("could not defer an interaction in channel %s", interaction.channel_id)
+    return await task
 
 
 def safe(name: str) -> str:

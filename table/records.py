@@ -74,6 +74,18 @@ def gif(frames: list[Image.Image], width: int = GIF_WIDTH, ms: int = 700, last_m
     return out.getvalue()
 
 
+def gif_within(frames: dict[int, Image.Image], limit: int) -> bytes | None:
+    """The replay GIF at most ``limit`` bytes: the full width and every sampled frame if it fits, else
+    narrower, then fewer frames (first and last always in); None if even the smallest does not fit."""
+    order = sorted(frames)
+    for width, most in ((GIF_WIDTH, MAX_FRAMES), (480, MAX_FRAMES), (480, 60), (360, 40), (360, 20)):
+        keep = [order[i] for i in sample(len(order), most)]
+        data = gif([frames[i] for i in keep], width=width)
+        if len(data) <= limit:
+            return data
+    return None
+
+
 def export(row: GameRow, game: Game, entries: list[LogEntry], ended: bool) -> dict:
     """The game's record as JSON-able data. While it runs, only what is public: the log lines (which never
     name a secret); once it has ended, the action texts and the seed too, so anyone can replay it."""

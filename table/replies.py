@@ -27,6 +27,7 @@ class Picture:
     filename: str
     data: bytes | None = None
     make: Callable[[], bytes | None] | None = field(default=None, repr=False)
+    job: tuple | None = field(default=None, repr=False)   # (game key, view, names, viewer): drawn by table.rendering
 
 
 @dataclass
@@ -109,10 +110,14 @@ class Reply:
         return any(p.data is None for p in self.pictures())
 
     async def render(self) -> Reply:
-        """Render every picture not yet drawn, in a worker thread (Pillow would block the event loop).
-        A picture whose game has no renderer is dropped."""
+        """Render every picture not yet drawn, off the event loop: game images in the image workers
+        (table.rendering), other files (a replay) in a thread. A picture whose game has no renderer is dropped."""
+        from . import rendering
+
         for pic in self.pictures():
-            if pic.data is None and pic.make is not None:
+            if pic.data is None and pic.job is not None:
+                pic.data = await rendering.draw(pic.job)
+            elif pic.data is None and pic.make is not None:
                 pic.data = await asyncio.to_thread(pic.make)
         if self.image is not None and self.image.data is None:
             self.image = None

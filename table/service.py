@@ -20,11 +20,12 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from engine import GAMES, Game, IllegalAction
 from engine.bots import random_action
-from render import RENDERERS, render_png
+from render import RENDERERS
 
 from .records import (
     REMOVED,
@@ -34,7 +35,7 @@ from .records import (
     effective_actions,
     export,
     export_bytes,
-    gif,
+    gif_within,
     rebuild,
     sample,
     tally,
@@ -49,6 +50,8 @@ MAX_BOT_STEPS = 2000
 REMOVED_TEXT = ("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
                 "can no longer act, take back a move or see its hand.")
 HISTORY_PAGE = 15
+SETTINGS_TTL = 30.0          # seconds a server's settings are kept in memory
+MAX_ATTACHMENT = 10 * 2**20   # Discord's default attachment limit (bytes)
 MAX_REMINDER_HOURS = 168      # a week
 MAX_DEADLINE_HOURS = 720      # a month
 
@@ -65,6 +68,7 @@ class TableService:
         self.idle_abandon_seconds = idle_abandon_seconds
         self.render = render
         self._locks: dict[str, asyncio.Lock] = {}
+        self._settings: dict[str | None, tuple[float, Settings]] = {}
 
     def lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())
@@ -97,8 +101,7 @@ class TableService:
         view = game.view(state, viewer)
         names = dict(row.names)
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
-        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png",
-                       make=lambda: render_png(row.game, view, names, viewer))
+        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", job=(row.game, view, names, viewer))
 
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
@@ -403,7 +406,7 @@ class TableService:
         if game.result(state) is not None:
             return [], ()
         now = self.clock()
-        settings = await self.store.settings(row.guild)
+        settings = await self.settings(row.guild)
         humans = {s.user_id for s in seats if not s.is_bot}
         timers = []
         if any(s in humans for s in game.to_act(state)):
@@ -462,7 +465,7 @@ class TableService:
         else:
             reply.turn = self.turn(row, game, state)
             if mention is None:
-                mention = (await self.store.settings(row.guild)).mention
+                mention = (await self.settings(row.guild)).mention
             if mention:
                 reply.mention = [s for s in reply.turn.to_act if s in humans]
             tail = self._waiting_text(row, reply.turn.to_act)
@@ -735,7 +738,7 @@ class TableService:
         if waiting is None:
             return None
         game, state, acting = waiting
-        settings = await self.store.settings(row.guild)
+        settings = await self.settings(row.guild)
         waited = _duration(self.clock() - row.updated_at)
         who = ", ".join(self.text_names(row)[s] for s in acting)
         reply = Reply(text=f"⏰ Reminder: {who} — {game.title} is waiting for you ({waited} so far).",
@@ -757,7 +760,7 @@ class TableService:
         if waiting is None:
             return None
         game, state, absent = waiting
-        settings = await self.store.settings(row.guild)
+        settings = await self.settings(row.guild)
         hours = _duration(self.clock() - row.updated_at)
         names = ", ".join(self.text_names(row)[s] for s in absent)
         if settings.deadline_action == "skip":
@@ -849,7 +852,7 @@ class TableService:
         if seat not in game.to_act(state):
             return Reply.fail(user.id, f"{self.shown(target.name)} is not the one the game is waiting for.",
                               game_id=row.id)
-        settings = await self.store.settings(row.guild)
+        settings = await self.settings(row.guild)
         left = settings.deadline_hours * 3600 - (self.clock() - row.updated_at)
         if settings.deadline_hours <= 0:
             return Reply.fail(user.id, "This server has no turn deadline (see `/settings`).", game_id=row.id)
@@ -929,18 +932,24 @@ class TableService:
         game = GAMES[row.game]
         names = dict(row.names)
 
-        def make() -> bytes:
-            states = rebuild(game, row, entries)
-            picks = sample(len(states))
-            draw = RENDERERS[row.game]
-            return gif([draw(game.view(states[i], None), names, None) for i in picks])
-
         if row.game not in RENDERERS:
             return Reply.fail(user.id, "This game has no pictures to replay.")
+
+        def make() -> bytes | None:
+            states = rebuild(game, row, entries)
+            draw = RENDERERS[row.game]
+            frames = {i: draw(game.view(states[i], None), names, None) for i in sample(len(states))}
+            return gif_within(frames, MAX_ATTACHMENT)
+
+        data = await asyncio.to_thread(make)      # rebuilding and drawing a whole game: off the event loop
+        if data is None:
+            return Reply.fail(user.id, f"This game is too long for a replay within Discord's "
+                                       f"{MAX_ATTACHMENT // 2**20} MB attachment limit; `/game export` gives "
+                                       "its whole record.", game_id=row.id)
         moves = len(effective_actions(entries))
         return Reply(game_id=row.id, private=[Private(
             user.id, f"{game.title}: the whole game, {moves} moves.",
-            Picture(f"{row.game}-{row.id}-replay.gif", make=make))])
+            Picture(f"{row.game}-{row.id}-replay.gif", data=data))])
 
     async def export(self, where: Where, user: User) -> Reply:
         async with self.store.snapshot():
@@ -981,7 +990,15 @@ class TableService:
 
     # ----- settings and notifications --------------------------------------------------------------------
     async def settings(self, guild: str | None) -> Settings:
-        return await self.store.settings(guild)
+        """A server's settings, read at most once per SETTINGS_TTL seconds (every move needs them twice; they
+        change rarely, and a change made here is seen at once, one made by another process within the TTL)."""
+        now = time.monotonic()
+        hit = self._settings.get(guild)
+        if hit is not None and now - hit[0] < SETTINGS_TTL:
+            return replace(hit[1])
+        settings = await self.store.settings(guild)
+        self._settings[guild] = (now, settings)
+        return replace(settings)
 
     async def change_settings(self, guild: str | None, user: User, can_manage: bool, /, **changes) -> Reply:
         """Change a server's settings; ``can_manage`` is the front end's word that the user may manage the
@@ -1015,6 +1032,7 @@ class TableService:
         except ValueError as e:
             return Reply.fail(user.id, str(e))
         await self.store.save_settings(guild, current)
+        self._settings.pop(guild, None)
         return Reply(private=[Private(user.id, "Settings saved.\n" + describe_settings(current))])
 
     async def set_notify(self, user: User, on: bool) -> Reply:

@@ -539,12 +539,20 @@ class InteractionRecord:
         return ([self.message] if self.message is not None else []) + list(self.followups)
 
     @property
+    def shown(self) -> FakeMessage | None:
+        """What the user sees as the answer: the response message, or — when the bot deleted a deferred
+        response to answer privately instead — the first follow-up."""
+        if self.message is not None and self.message.deleted and self.followups:
+            return self.followups[0]
+        return self.message
+
+    @property
     def content(self) -> str | None:
-        return None if self.message is None else self.message.content
+        return None if self.shown is None else self.shown.content
 
     @property
     def ephemeral(self) -> bool:
-        return self.message is not None and self.message.ephemeral
+        return self.shown is not None and self.shown.ephemeral
 
     @property
     def flags(self) -> int | None:
@@ -1832,7 +1840,8 @@ class FakeDiscord:
         channel = rec.channel
         if "thread_id" in request.query:
             channel = self._channels[int(request.query["thread_id"])]
-        if rec.message is not None and rec.message.loading and rec.callback_type == DEFERRED_MESSAGE:
+        if (rec.message is not None and rec.message.loading and not rec.message.deleted
+                and rec.callback_type == DEFERRED_MESSAGE):
             # Discord: the first follow-up after a "thinking" defer replaces the loading message
             m = self._edit_message(rec.message, payload, files)
             rec._touch("edit", m.id)

@@ -6,7 +6,9 @@ What it does, on a fresh SQLite file in a temporary folder:
 1. stores ``--games`` ended games (results and seats for 2,000 users in 100 servers), as a long-running bot has;
 2. opens ``--channels`` running games (all five games in turn, with a mix of player counts) and lets one
    player per channel move ``--moves`` times, every channel at once, the way the Discord front end does it:
-   the interaction is acknowledged at once, the move is saved, then its image is drawn and "sent";
+   the interaction is acknowledged at once, the move is saved, then its image is drawn and "sent". Between
+   moves a player thinks ``--think`` seconds on average (people read the image before they click);
+   ``--think 0`` is a stress test where every channel moves back to back;
 3. times /stats, /leaderboard, /games and /mygames at that size;
 4. keeps moving until ``--rss-moves`` moves were made and reports the process's memory (RSS).
 
@@ -44,9 +46,9 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def rss_mb() -> float:
+def rss_mb(pid: int | str = "self") -> float:
     try:
-        with open("/proc/self/status") as f:
+        with open(f"/proc/{pid}/status") as f:
             for line in f:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1]) / 1024
@@ -143,10 +145,11 @@ async def main_async(args) -> int:
                         await reply.render()
                         image.append((time.perf_counter() - arrived) * 1000)
                         moves[0] += 1
-                    await asyncio.sleep(rnd.uniform(0, 0.02))           # players are not machines
+                    await asyncio.sleep(rnd.uniform(0, 2 * args.think))  # a player reads the image, thinks
 
             t = time.perf_counter()
-            await asyncio.gather(*(play(w, u, g, args.moves, random.Random(i)) for i, (w, u, g) in enumerate(tables)))
+            await asyncio.gather(*(play(w, u, g, args.moves, random.Random(i))
+                                   for i, (w, u, g) in enumerate(tables)))
             wall = time.perf_counter() - t
             print(f"{moves[0]} moves by {args.channels} channels at once in {wall:.1f} s "
                   f"({moves[0] / wall:.0f} moves/s)")
@@ -183,14 +186,16 @@ async def main_async(args) -> int:
                       f"target ≤ {TARGET_QUERY_MS:g} ms" + ("   ← over" if over else ""))
 
             # memory after many moves
+            args.think = 0         # memory needs many moves, not realistic pacing
             while moves[0] < args.rss_moves:
                 await asyncio.gather(*(play(w, u, g, 10, random.Random(moves[0] + i))
                                        for i, (w, u, g) in enumerate(tables)))
             mb = rss_mb()
+            workers = sum(rss_mb(pid) for pid in rendering.worker_pids())
             over = mb > TARGET_RSS_MB
             ok &= not over
             print(f"  RSS after {moves[0]} moves       {mb:7.0f} MB   target ≤ {TARGET_RSS_MB:g} MB"
-                  + ("   ← over" if over else ""))
+                  + ("   ← over" if over else "") + f"   (+ {workers:.0f} MB in the image workers)")
             print(json.dumps({"saved_p95": pct(saved, 95), "image_p95": pct(image, 95), "rss_mb": mb}))
             close = getattr(svc, "close", None)
             if close:
@@ -205,6 +210,8 @@ def main() -> int:
     parser.add_argument("--channels", type=int, default=50)
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--rss-moves", type=int, default=3000)
+    parser.add_argument("--think", type=float, default=2.0,
+                        help="mean seconds a player takes between moves (0: every channel moves back to back)")
     try:
         return asyncio.run(main_async(parser.parse_args()))
     finally:

@@ -51,6 +51,12 @@ def stop() -> None:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def worker_pids() -> list[int]:
+    """The image workers' process ids (for measuring their memory)."""
+    pool = _pool
+    return [p.pid for p in (getattr(pool, "_processes", None) or {}).values()] if pool else []
+
+
 def running() -> bool:
     return _pool is not None
 

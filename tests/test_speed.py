@@ -1,0 +1,247 @@
+"""Issue 13, speed under load — what can be checked without a stopwatch: listings are single indexed
+queries that give the same answers as counting game by game, a move costs few statements, images are drawn
+in worker processes that survive a crash, slow interactions are deferred within 100 ms, and replays fit
+Discord's attachment limit."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+import signal
+import sqlite3
+
+import pytest
+from PIL import Image
+
+import tests.tinygame  # noqa: F401
+from engine import GAMES
+from table import Reply, Store, TableService, User, Where, rendering
+from table.records import gif_within
+from table.replies import Picture
+from table.store import MIGRATIONS, _statements
+from tests.fakediscord import FakeDiscord
+from tests.support import Clock
+
+ALICE, BOB, CY = User("111", "Alice"), User("222", "Bob"), User("333", "Cy")
+H = 3600
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store(tmp_path / "t.db").open()
+    yield s
+    await s.close()
+
+
+async def play_out(svc, where, users, game="pebbles", bots=0, seed=0):
+    """Open, start and play a game to its end with random legal moves."""
+    assert (await svc.open_table(where, users[0], game)).ok
+    for u in users[1:]:
+        assert (await svc.join(where, u)).ok
+    for _ in range(bots):
+        assert (await svc.add_bot(where, users[0])).ok
+    assert (await svc.start(where, users[0])).ok
+    rnd = random.Random(seed)
+    g = GAMES[game]
+    by_id = {u.id: u for u in users}
+    for _ in range(500):
+        row = await svc.store.open_game(where.channel)
+        if row is None:
+            return await svc.store.latest_game(where.channel)
+        state = g.load(row.state)
+        seat = rnd.choice([s for s in g.to_act(state) if s in by_id])
+        assert (await svc.act(where, by_id[seat], rnd.choice(g.legal_actions(state, seat)))).ok
+    raise AssertionError("the game did not end")
+
+
+async def test_stats_and_leaderboard_count_wins_losses_abandoned_and_removed_seats(store):
+    clock = Clock()
+    svc = TableService(store, clock=clock, render=False)
+    winners = []
+    for i in range(6):
+        row = await play_out(svc, Where(f"c{i}", "g"), [ALICE, BOB], seed=i)
+        winners.append(row.result["winners"])
+    # an abandoned started game, and one where Bob was removed (a loss, whatever the computer did)
+    w = Where("ab", "g")
+    await svc.open_table(w, ALICE, "pebbles")
+    await svc.join(w, BOB)
+    await svc.start(w, ALICE)
+    await svc.abandon(w, ALICE, confirm=True)
+    w = Where("rm", "g")
+    await svc.open_table(w, ALICE, "pebbles")
+    await svc.join(w, BOB)
+    await svc.start(w, ALICE)
+    await svc.act(w, ALICE, "bid 1")
+    clock.now += 25 * H
+    assert (await svc.remove(w, ALICE, BOB.id)).ok
+    row = await play_out_rest(svc, w, ALICE)
+    alice_won = sum(ALICE.id in ws for ws in winners) + (ALICE.id in row.result["winners"])
+    bob_won = sum(BOB.id in ws for ws in winners)
+
+    st = await svc.stats(ALICE.id, "g")
+    assert (st.total.played, st.total.wins, st.total.abandoned) == (7, alice_won, 1)
+    assert st.total.losses == 7 - alice_won
+    st = await svc.stats(BOB.id)
+    assert (st.total.played, st.total.wins, st.total.abandoned) == (7, bob_won, 1)
+    assert (await svc.stats(BOB.id, "elsewhere")).total.played == 0
+    board = await svc.leaderboard("pebbles", "g")
+    assert [uid for uid, _, _ in board] == sorted([ALICE.id, BOB.id], key=lambda u: -(alice_won if u == ALICE.id
+                                                                                       else bob_won))
+    assert {name for _, name, _ in board} == {"Alice", "Bob"}
+    assert "cpu-1" not in {uid for uid, _, _ in board}
+
+
+async def play_out_rest(svc, where, user):
+    g = GAMES["pebbles"]
+    for _ in range(200):
+        row = await svc.store.open_game(where.channel)
+        if row is None:
+            return await svc.store.latest_game(where.channel)
+        state = g.load(row.state)
+        await svc.act(where, user, g.legal_actions(state, user.id)[0])
+    raise AssertionError("the game did not end")
+
+
+async def test_games_and_mygames_show_whom_each_game_waits_for(store):
+    svc = TableService(store, render=False)
+    await svc.open_table(Where("lobby", "g"), CY, "pebbles")
+    w = Where("play", "g")
+    await svc.open_table(w, ALICE, "pebbles")
+    await svc.join(w, BOB)
+    await svc.start(w, ALICE)
+    await svc.act(w, ALICE, "bid 1")
+    here = {g["channel"]: g for g in await svc.games_here("g")}
+    assert here["lobby"]["status"] == "lobby" and here["lobby"]["names"] == {CY.id: "Cy"}
+    assert here["play"]["waiting"] == [BOB.id] and here["play"]["title"] == "Pebbles"
+    assert [g["channel"] for g in await svc.my_turns(BOB)] == ["play"]
+    assert await svc.my_turns(ALICE) == []
+    assert await svc.games_here("other") == []
+
+
+def test_migration_4_fills_results_from_games_already_ended(tmp_path):
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    for version, script in enumerate(MIGRATIONS[:3], 1):
+        for statement in _statements(script):
+            con.execute(statement)
+        con.execute(f"PRAGMA user_version = {version}")
+    con.execute("INSERT INTO games (id, guild, channel, game, status, host, seed, state, result, created_at, "
+                "updated_at) VALUES (1, 'g', 'c', 'pebbles', 'finished', '111', 1, '{}', "
+                "'{\"winners\": [\"111\"], \"scores\": {}}', 1, 2)")
+    for i, (uid, bot) in enumerate([("111", 0), ("222", 1), ("cpu-1", 1)]):
+        con.execute("INSERT INTO seats VALUES (1, ?, ?, ?, ?)", (i, uid, uid, bot))
+    con.commit()
+    con.close()
+
+    async def check():
+        async with Store(path) as store:
+            return sorted(await store.record_of("111")), sorted(await store.record_of("222")), \
+                await store.record_of("cpu-1")
+    alice, bob, cpu = asyncio.run(check())
+    assert alice == [("pebbles", "win", 1)] and bob == [("pebbles", "loss", 1)] and cpu == []
+
+
+async def test_listings_and_channel_lookups_use_indexes(store):
+    plans = {}
+    queries = {
+        "stats": ("SELECT game, outcome, COUNT(*) FROM results WHERE user_id = ? AND guild = ? "
+                  "GROUP BY game, outcome", ("1", "g")),
+        "board": ("SELECT user_id FROM results WHERE game = ? AND guild = ? GROUP BY user_id", ("x", "g")),
+        "open game": ("SELECT * FROM games WHERE channel = ? AND status IN ('lobby', 'running')", ("c",)),
+        "latest game": ("SELECT * FROM games WHERE channel = ? ORDER BY (status IN ('lobby', 'running')) DESC, "
+                        "id DESC LIMIT 1", ("c",)),
+        "games here": ("SELECT id FROM games WHERE guild IS ? AND status IN ('lobby', 'running')", ("g",)),
+        "my turns": ("SELECT game_id FROM seats WHERE user_id = ?", ("1",)),
+    }
+    for name, (sql, args) in queries.items():
+        async with store.db.execute("EXPLAIN QUERY PLAN " + sql, args) as cur:
+            plans[name] = " | ".join(r[3] for r in await cur.fetchall())
+    for name, plan in plans.items():
+        assert "USING" in plan and not any(f"SCAN {t}" == part.strip() for t in ("games", "results", "seats")
+                                           for part in plan.split("|")), (name, plan)
+
+
+async def test_a_move_costs_few_statements_and_is_not_read_back(store):
+    svc = TableService(store, render=False)
+    w = Where("c", "g")
+    await svc.open_table(w, ALICE, "pebbles")
+    await svc.join(w, BOB)
+    await svc.start(w, ALICE)
+    statements = []
+    await store.db.set_trace_callback(statements.append)
+    await svc.act(w, ALICE, "bid 1")
+    await store.db.set_trace_callback(None)
+    reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    assert len(statements) <= 14, statements
+    assert sum("FROM games" in s for s in reads) == 1, reads      # the game is read once, before the move
+    assert not any("FROM settings" in s for s in reads[1:]), reads
+
+
+# ----- images in worker processes -------------------------------------------------------------------------
+async def test_images_are_drawn_in_worker_processes_and_survive_a_dead_worker(store):
+    svc = TableService(store)
+    w = Where("c", "g")
+    await svc.open_table(w, ALICE, "wassamasaw")
+    await svc.join(w, BOB)
+    rendering.start(1)
+    try:
+        reply = await (await svc.start(w, ALICE)).render()
+        assert Image.open(io.BytesIO(reply.image.data)).format == "PNG"
+        assert rendering.worker_pids() and os.getpid() not in rendering.worker_pids()
+        os.kill(rendering.worker_pids()[0], signal.SIGKILL)          # a worker dies
+        await asyncio.sleep(0.2)
+        again = await (await svc.status(w, CY)).render()
+        assert Image.open(io.BytesIO(again.image.data)).size == Image.open(io.BytesIO(reply.image.data)).size
+        third = await (await svc.status(w, CY)).render()              # and the pool works again afterwards
+        assert third.image.data
+    finally:
+        rendering.stop()
+
+
+async def test_without_a_pool_images_are_drawn_in_a_thread(store):
+    pic = Picture("x.png", job=("wassamasaw", GAMES["wassamasaw"].view(GAMES["wassamasaw"].new(["a", "b"], 1),
+                                                                       None), {"a": "A", "b": "B"}, None))
+    reply = await Reply(image=pic).render()
+    assert reply.image.data.startswith(b"\x89PNG")
+
+
+# ----- interactions are acknowledged within 100 ms, however slow the work --------------------------------
+async def test_a_slow_move_is_deferred_at_once_and_answered_after(tmp_path, monkeypatch):
+    from cogs.runner import TeahouseBot
+
+    async with FakeDiscord() as fake:
+        store = Store(tmp_path / "b.db")
+        bot = TeahouseBot(store, service=TableService(store))
+        async with fake.run(bot):
+            slow_status = bot.service.status
+
+            async def slow(*a, **k):
+                await asyncio.sleep(1.0)                    # a busy database
+                return await slow_status(*a, **k)
+            monkeypatch.setattr(bot.service, "status", slow)
+            r = await fake.slash("alice", "general", "game status")
+            assert r.callback_type == 5 and r.callback_at - r.created_at < 0.5     # deferred, not late
+            await r.wait_completed()
+            assert "There is no game" in r.content and r.ephemeral              # the error stays private
+
+            async def slow_new(*a, **k):
+                await asyncio.sleep(0.5)
+                return await open_table(*a, **k)
+            open_table = bot.service.open_table
+            monkeypatch.setattr(bot.service, "open_table", slow_new)
+            r = await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"})
+            assert r.callback_type == 5 and r.callback_at - r.created_at < 0.5
+            await r.wait_completed()
+            assert "opened a table" in r.content and not r.ephemeral
+
+
+# ----- replays within Discord's attachment limit ------------------------------------------------------------
+def test_replays_shrink_to_fit_the_attachment_limit_or_are_refused():
+    rnd = random.Random(1)
+    frames = {i: Image.frombytes("RGB", (400, 300), rnd.randbytes(400 * 300 * 3)) for i in range(30)}
+    full = gif_within(frames, 10**9)
+    smaller = gif_within(frames, len(full) // 3)
+    assert full and smaller and len(smaller) <= len(full) // 3
+    assert gif_within(frames, 1000) is None

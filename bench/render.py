@@ -1,0 +1,132 @@
+"""Render benchmark: how long each game's table image takes, split into drawing and PNG encoding.
+
+    .venv/bin/python bench/render.py [--reps 3] [--seeds 2] [--games wurrm,seikatsu] [--save DIR]
+
+For each game at its maximum player count (and at 2 players), seeded random play through the engine
+protocol gives mid-game positions (half way through a game) and end-game positions (the finished game).
+Every view of a position is rendered: the channel view and each seat's private view. Each is rendered
+``--reps`` times and the samples of all views and seeds are pooled per game and position.
+
+Columns: p50/p95 of the whole render (render_png: draw + encode), p95 of the drawing alone (the renderer
+returning an Image), p95 of the encoding alone (render.common.to_png), the encode floor (to_png of a plain
+image of the same size, the least any image of that size can cost), and the bytes of the channel image
+(median over seeds). TARGET_MS is issue #13's goal for the whole render; ``←`` marks a p95 over it.
+Not part of the test suite: timings depend on the machine (and on its load: take medians of several runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PIL import Image  # noqa: E402
+
+from engine import GAMES  # noqa: E402
+from render import RENDERERS, render_png  # noqa: E402
+from render.common import BACKGROUND, to_png  # noqa: E402
+
+TARGET_MS = 35.0
+NAMES = ["Ann", "Bartholomew the Long-Named", "Cy", "Dee", "Éloïse", "Fu", "Gao", "Hana"]
+
+
+def seats_of(n: int) -> list[str]:
+    return [str(100 + i) for i in range(n)]
+
+
+def positions(key: str, n: int, seed: int) -> dict[str, dict]:
+    """The mid-game and end-game states of one seeded random game."""
+    game = GAMES[key]
+    rnd = random.Random(seed)
+    state = game.new(seats_of(n), seed)
+    states = [state]
+    for _ in range(20000):
+        if game.result(state) is not None:
+            break
+        seat = rnd.choice(game.to_act(state))
+        state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+        states.append(state)
+    return {"mid": states[len(states) // 2], "end": states[-1]}
+
+
+def views_of(key: str, state: dict) -> list[tuple[dict, str | None]]:
+    game = GAMES[key]
+    return [(game.view(state, v), v) for v in [None, *state["seats"]]]
+
+
+def pct(samples: list[float], q: float) -> float:
+    s = sorted(samples)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def measure(key: str, views: list[tuple[dict, str | None]], names: dict, reps: int) -> dict:
+    fn = RENDERERS[key]
+    whole, drawing, encoding, floor = [], [], [], []
+    sizes: dict[tuple, Image.Image] = {}
+    for _ in range(reps):
+        for view, viewer in views:
+            t = time.perf_counter()
+            render_png(key, view, names, viewer)
+            whole.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            img = fn(view, names, viewer)
+            drawing.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            to_png(img)
+            encoding.append((time.perf_counter() - t) * 1000)
+            sizes.setdefault(img.size, Image.new("RGB", img.size, BACKGROUND))
+    for _ in range(reps):
+        for plain in sizes.values():
+            t = time.perf_counter()
+            to_png(plain)
+            floor.append((time.perf_counter() - t) * 1000)
+    return {"p50": pct(whole, 0.5), "p95": pct(whole, 0.95), "draw95": pct(drawing, 0.95),
+            "enc95": pct(encoding, 0.95), "floor": statistics.median(floor)}
+
+
+def mark(ms: float) -> str:
+    return "←" if ms > TARGET_MS else " "
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reps", type=int, default=3, help="renders of every view")
+    parser.add_argument("--seeds", type=int, default=2, help="random games per game and player count")
+    parser.add_argument("--games", default="", help="comma-separated game keys (default: all)")
+    parser.add_argument("--save", default="", help="directory to write each position's channel PNG to")
+    args = parser.parse_args()
+    keys = [k for k in args.games.split(",") if k] or [k for k in sorted(GAMES) if k in RENDERERS]
+    names = {s: NAMES[i] for i, s in enumerate(seats_of(8))}
+    save = Path(args.save) if args.save else None
+    if save:
+        save.mkdir(parents=True, exist_ok=True)
+    print(f"target {TARGET_MS:g} ms per image (p95); {args.reps} reps × {args.seeds} seeds × every view")
+    print(f"{'game':11} {'n':>2} {'pos':4} {'views':>5} {'p50':>6} {'p95':>7} {'draw95':>7} {'enc95':>6} "
+          f"{'floor':>6} {'bytes':>8}")
+    over = False
+    for key in keys:
+        game = GAMES[key]
+        for n in sorted({game.max_players, max(2, game.min_players)}, reverse=True):
+            per_seed = [positions(key, n, seed) for seed in range(args.seeds)]
+            for pos in ("mid", "end"):
+                views = [v for ps in per_seed for v in views_of(key, ps[pos])]
+                r = measure(key, views, names, args.reps)
+                channel = [render_png(key, GAMES[key].view(ps[pos], None), names, None) for ps in per_seed]
+                size = int(statistics.median(len(b) for b in channel))
+                if save:
+                    (save / f"{key}-{n}-{pos}.png").write_bytes(channel[0])
+                at_max = n == game.max_players
+                over |= at_max and r["p95"] > TARGET_MS
+                print(f"{key:11} {n:>2} {pos:4} {len(views):>5} {r['p50']:6.1f} {r['p95']:6.1f}{mark(r['p95'])} "
+                      f"{r['draw95']:7.1f} {r['enc95']:6.1f} {r['floor']:6.1f} {size:>8}", flush=True)
+    print("every game at its maximum player count within target" if not over else "← over target")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

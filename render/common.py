@@ -69,6 +69,23 @@ class Draw(ImageDraw.ImageDraw):
         self.draw.draw_bitmap((int(x) + ox, int(y) + oy), mask, ink)
         return None
 
+    def polygon(self, xy, fill=None, outline=None, width=1) -> None:
+        """As ImageDraw.polygon, whose outline wider than 1 px allocates and clears a mask the size of the whole
+        image on every call; here one mask per image is kept and the polygon is wiped from it after use."""
+        ink, fill_ink = self._getink(outline, fill)
+        if ink is None or ink == fill_ink or width <= 1 or self.im is None:
+            return super().polygon(xy, fill, outline, width)
+        xy = xy if isinstance(xy, (list, tuple)) else list(xy)
+        if fill_ink is not None:
+            self.draw.draw_polygon(xy, fill_ink, 1)
+        mask = getattr(self, "_mask", None)
+        if mask is None:
+            mask = self._mask = ImageDraw.Draw(Image.new("1", self.im.size))
+        mask.draw.draw_polygon(xy, mask._getink(1)[0], 1)
+        self.draw.draw_polygon(xy, ink, 0, width * 2 - 1, mask.im)
+        mask.draw.draw_polygon(xy, mask._getink(0)[0], 1)
+        return None
+
     def textlength(self, text, font=None, *args, **kwargs):
         if args or kwargs or not isinstance(text, str) or not isinstance(font, ImageFont.FreeTypeFont):
             return super().textlength(text, font, *args, **kwargs)

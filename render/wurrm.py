@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.hexgrid import to_pixel
 
@@ -474,19 +474,26 @@ def draw_legend(draw, top) -> int:
 @register("wurrm")
 def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     colours = colours_for(view["seats"])
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     geo = Geometry(view["spaces"], MARGIN, BANNER_H + 10, WIDTH - 2 * MARGIN, 560)
     board_bottom = BANNER_H + 10 + geo.height + 8
-    # Lay out the panels on a scratch canvas first to learn the height, then draw for real.
-    height = layout_panels(scratch, view, names, colours, board_bottom, viewer) + MARGIN
-    img, draw = canvas(WIDTH, int(height))
-    text, colour = banner_text(view, names)
-    banner(draw, WIDTH, text, colour, height=BANNER_H)
-    draw_board(draw, view, geo, colours, names)
-    draw_options(draw, view, geo)
-    draw_avatars(draw, view, geo, colours)
-    layout_panels(draw, view, names, colours, board_bottom, viewer)
-    return img
+    # One pass: draw on a canvas tall enough for the largest panels, then keep what the panels used.
+    room = int(board_bottom) + PANELS_MAX + MARGIN
+    while True:
+        img, draw = canvas(WIDTH, room)
+        text, colour = banner_text(view, names)
+        banner(draw, WIDTH, text, colour, height=BANNER_H)
+        draw_board(draw, view, geo, colours, names)
+        draw_options(draw, view, geo)
+        draw_avatars(draw, view, geo, colours)
+        height = int(layout_panels(draw, view, names, colours, board_bottom, viewer) + MARGIN)
+        if height <= room:
+            return img.crop((0, 0, WIDTH, height))
+        room = height  # panels taller than foreseen: draw again on a canvas that fits
+
+
+# The most the panels under the board can take: legend, three status lines and a petition, then the dice and
+# three rows of players (or the scores of six players).
+PANELS_MAX = 34 + 4 + 3 * 26 + 6 + 58 + max(8 + 34 + 6 * 38, 8 + 36 + 64 + 34 + 6 + 34 + 3 * 46)
 
 
 def layout_panels(draw, view, names, colours, top, viewer) -> int:

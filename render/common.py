@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import math
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -136,10 +137,12 @@ def exact_palette(colours, size: int = PALETTE_SIZE) -> list[tuple[int, int, int
     Pillow looks a colour up through a cache of 4×4×4 cells, each holding the palette entry nearest the cell's
     low corner, so two close entries can steal each other's pixels. A colour is taken only if it is the
     nearest entry to its own cell corner and takes no earlier entry's cell (earlier entries win ties); every
-    other colour of the image then maps to a near entry (antialiasing shades: a few levels off)."""
+    other colour of the image then maps to a near entry (antialiasing shades: a few levels off).
+    Entries further apart than 2·3√3 cannot interfere, so each taken colour is filed under its own block of
+    16×16×16 and the 26 around it, and a candidate is compared only with the entries filed under its block."""
     chosen: list[tuple[int, int, int]] = []
     cells: set[int] = set()
-    grid: dict[int, list] = {}
+    near: dict[int, list] = {}
     for c in colours:
         r, g, b = c
         kr, kg, kb = r & ~3, g & ~3, b & ~3
@@ -147,34 +150,30 @@ def exact_palette(colours, size: int = PALETTE_SIZE) -> list[tuple[int, int, int
         if cell in cells:
             continue
         dc = (r - kr) ** 2 + (g - kg) ** 2 + (b - kb) ** 2
-        gx, gy, gz = r >> 4, g >> 4, b >> 4
+        block = ((r >> 4) << 16) | ((g >> 4) << 8) | (b >> 4)
         fine = True
-        for key in _neighbours(gx, gy, gz):
-            for er, eg, eb in grid.get(key, ()):
-                if (er - r) ** 2 + (eg - g) ** 2 + (eb - b) ** 2 > 108:   # > (2 · 3√3)²: cannot interfere
-                    continue
-                ekr, ekg, ekb = er & ~3, eg & ~3, eb & ~3
-                if ((er - kr) ** 2 + (eg - kg) ** 2 + (eb - kb) ** 2 <= dc
-                        or (r - ekr) ** 2 + (g - ekg) ** 2 + (b - ekb) ** 2
-                        < (er - ekr) ** 2 + (eg - ekg) ** 2 + (eb - ekb) ** 2):
-                    fine = False
-                    break
-            if not fine:
+        for er, eg, eb in near.get(block, ()):
+            if (er - r) ** 2 + (eg - g) ** 2 + (eb - b) ** 2 > 108:   # > (2 · 3√3)²: cannot interfere
+                continue
+            ekr, ekg, ekb = er & ~3, eg & ~3, eb & ~3
+            if ((er - kr) ** 2 + (eg - kg) ** 2 + (eb - kb) ** 2 <= dc
+                    or (r - ekr) ** 2 + (g - ekg) ** 2 + (b - ekb) ** 2
+                    < (er - ekr) ** 2 + (eg - ekg) ** 2 + (eb - ekb) ** 2):
+                fine = False
                 break
         if fine:
             chosen.append(c)
             cells.add(cell)
-            grid.setdefault((gx << 16) | (gy << 8) | gz, []).append(c)
+            for d in _AROUND:
+                near.setdefault(block + d, []).append(c)
             if len(chosen) == size:
                 break
     return chosen
 
 
-def _neighbours(gx: int, gy: int, gz: int):
-    for x in (gx - 1, gx, gx + 1):
-        for y in (gy - 1, gy, gy + 1):
-            for z in (gz - 1, gz, gz + 1):
-                yield (x << 16) | (y << 8) | z
+# Offsets of a 16×16×16 block and its 26 neighbours in the packed block number (r << 16 | g << 8 | b, each
+# field 0–15, so a step past an edge lands on a number no real block has).
+_AROUND = [(dr << 16) + (dg << 8) + db for dr in (-1, 0, 1) for dg in (-1, 0, 1) for db in (-1, 0, 1)]
 
 
 def to_palette(img: Image.Image) -> Image.Image:
@@ -185,7 +184,7 @@ def to_palette(img: Image.Image) -> Image.Image:
     counted = img.getcolors(MAX_COLOURS)
     if counted is None:
         return img
-    counted.sort(reverse=True)
+    counted.sort(key=itemgetter(0), reverse=True)
     if len(counted) <= PALETTE_SIZE:
         palette = [rgb for _, rgb in counted]
     else:

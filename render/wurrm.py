@@ -30,6 +30,7 @@ from .common import (
     fit_text,
     font,
     hexagon,
+    keep_exact,
     lighten,
     text_centered,
 )
@@ -50,6 +51,7 @@ SLEEP = (120, 70, 170)
 TOLL = (214, 160, 0)
 HOSTILE = (170, 20, 30)
 SEAM = (110, 90, 60)
+keep_exact(*TILE_TINTS.values(), GEM, ATTACK, END, SLEEP, TOLL, HOSTILE, SEAM)
 TYPE_NAMES = {"start": "Start", "gem": "Gem", "attack": "Attack", "end": "End your turn", "sleep": "Sleep",
               "plain": "plain"}
 

@@ -192,12 +192,9 @@ def to_palette(img: Image.Image) -> Image.Image:
     if counted is None:
         return img
     counted.sort(key=itemgetter(0), reverse=True)
-    if len(counted) <= PALETTE_SIZE:
-        palette = [rgb for _, rgb in counted]
-    else:
-        present = {rgb for _, rgb in counted}
-        ordered = [c for c in PRIORITY_COLOURS if c in present]
-        palette = exact_palette(ordered + [rgb for _, rgb in counted])
+    # even with 256 colours or fewer, two close ones could share a lookup cell: exact_palette decides
+    present = {rgb for _, rgb in counted}
+    palette = exact_palette([c for c in PRIORITY_COLOURS if c in present] + [rgb for _, rgb in counted])
     holder = Image.new("P", (1, 1))
     holder.putpalette([v for rgb in palette for v in rgb])
     return img.quantize(palette=holder, dither=Image.Dither.NONE)

@@ -114,3 +114,14 @@ def test_images_with_too_many_colours_stay_rgb():
     img.putdata([(i % 256, (i // 256) % 256, i // 65536 * 60) for i in range(300 * 300)])   # 90,000 colours
     with Image.open(io.BytesIO(to_png(img))) as out:
         assert out.mode == "RGB" and out.convert("RGB").tobytes() == img.tobytes()
+
+
+def test_few_but_close_colours_keep_the_player_colour():
+    """Under 256 colours, but one a level away from a player colour and in its lookup cell, nearer the cell's
+    corner (Pillow would map the player colour to it): the player colour still comes through exactly."""
+    player = PLAYER_COLOURS[1]   # (213, 94, 0): cell corner (212, 92, 0)
+    near = (212, 93, 0)
+    img = Image.new("RGB", (40, 20), player)
+    img.paste(near, (0, 0, 40, 15))   # the near colour is the more frequent
+    out = Image.open(io.BytesIO(to_png(img))).convert("RGB")
+    assert out.getpixel((5, 18)) == player

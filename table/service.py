@@ -13,6 +13,7 @@ never reach a log line.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import math
 import random
@@ -50,6 +51,7 @@ MAX_BOT_STEPS = 2000
 REMOVED_TEXT = ("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
                 "can no longer act, take back a move or see its hand.")
 HISTORY_PAGE = 15
+MESSAGE_BUDGET = 1700        # characters of a turn message's text (Discord allows 2,000 with the mentions)
 SETTINGS_TTL = 30.0          # seconds a server's settings are kept in memory
 MAX_ATTACHMENT = 10 * 2**20   # Discord's default attachment limit (bytes)
 MAX_REMINDER_HOURS = 168      # a week
@@ -450,8 +452,21 @@ class TableService:
                 fresh = await self.store.game(row.id)
                 return fresh, GAMES[fresh.game].load(fresh.state), []
             row = recorded
-            lines = [self.names_in(line, row) for _, _, line in moves]
+            lines = self._summary_of_turns(row, moves)
         return row, state, lines
+
+    def _summary_of_turns(self, row: GameRow, moves) -> list[str]:
+        """The computers' moves for the channel: each computer's run of steps in at most three lines — how it
+        began, how many steps, how it ended — so several computer turns stay readable in one message (the
+        whole log is in `/game history`)."""
+        lines: list[str] = []
+        for seat, run in itertools.groupby(moves, key=lambda m: m[0]):
+            said = [self.names_in(line, row) for _, _, line in run]
+            if len(said) > 3:
+                name = self.text_names(row).get(seat, seat)
+                said = [said[0], f"… {name}: {len(said) - 2} more steps …", said[-1]]
+            lines.extend(said)
+        return lines
 
     async def _after_change(self, row: GameRow, game: Game, state, lines: list[str], *,
                             mention: bool | None = None) -> Reply:
@@ -472,9 +487,15 @@ class TableService:
             limit = game.time_limit(state)
             if limit:
                 tail += f" ⏱ {limit['seconds']} seconds to answer; silence counts as '{limit['action']}'."
-        shown = lines[-8:]
-        if len(lines) > 8:
-            shown = [f"… {len(lines) - 8} earlier moves (see `/game history`)"] + shown
+        # every line while they fit a message (computers' runs are already summarised); past that, the latest
+        shown, size = [], len(tail)
+        for line in reversed(lines):
+            if size + len(line) + 1 > MESSAGE_BUDGET:
+                break
+            shown.insert(0, line)
+            size += len(line) + 1
+        if len(shown) < len(lines):
+            shown = [f"… {len(lines) - len(shown)} earlier lines (see `/game history`)"] + shown
         reply.text = "\n".join(shown + [tail])
         reply.image = self._image(row, game, state, None)
         return reply

@@ -92,3 +92,30 @@ async def test_the_console_walks_a_whole_wurrm_path(tmp_path):
     else:
         pytest.fail("nobody could move")
     await store.close()
+
+
+async def test_computer_turns_are_summarised_not_hidden(tmp_path):
+    """Issue 14: with five computers, each one's run of steps is at most three lines: how it began, how many
+    more steps, how it ended."""
+    from table import User, Where
+
+    store = await Store(tmp_path / "s.db").open()
+    svc = TableService(store, render=False)
+    where, alice = Where("t", "g"), User("alice", "Alice")
+    await svc.open_table(where, alice, "wurrm")
+    for _ in range(5):
+        await svc.add_bot(where, alice)
+    game = GAMES["wurrm"]
+    reply = await svc.start(where, alice)
+    for _ in range(200):
+        row = await store.open_game("t")
+        if row is None or "more steps" in (reply.text or ""):
+            break
+        state = game.load(row.state)
+        reply = await svc.act(where, alice, game.bot_actions(state, "alice")[0])
+    assert "more steps" in reply.text and "earlier" not in reply.text
+    lines = reply.text.splitlines()
+    for i, line in enumerate(lines):
+        if "more steps" in line:
+            assert 0 < i < len(lines) - 1              # between the run's first and last line
+    await store.close()

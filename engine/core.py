@@ -105,6 +105,10 @@ class Game:
         raise NotImplementedError
 
     def result(self, state: State) -> dict | None:
+        """None while the game goes on; then ``{"winners": [seats], "scores": {seat: number}, ...}``. Optional
+        keys the table shows when present: ``ranking`` (every seat, best first, when the order is not simply
+        by score), ``score_text`` ({seat: words} shown instead of the bare score), ``teams`` (lists of seats
+        sharing a score: a team win reads as one) and ``note`` (one sentence on how the winner was decided)."""
         raise NotImplementedError
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:

@@ -511,6 +511,8 @@ class Seikatsu(Game):
             "winners": [s for s in state["seats"] if final[pagodas[s]]["total"] == best],
             "scores": {s: final[pagodas[s]]["total"] for s in state["seats"]},
             "pagodas": dict(pagodas),
+            "teams": [[s for s in state["seats"] if pagodas[s] == c] for c in dict.fromkeys(pagodas.values())]
+            if len(state["seats"]) == 4 else [],
             "breakdown": {c: {k: f[k] for k in ("birds", "flowers", "fountains", "total")}
                           for c, f in final.items()},
         }

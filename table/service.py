@@ -117,13 +117,26 @@ class TableService:
         res = game.result(state)
         names = self.text_names(row)
         winners = [names.get(w, w) for w in res["winners"]]
-        scores = ", ".join(f"{names.get(s, s)} {v}" for s, v in
-                           sorted(res["scores"].items(), key=lambda kv: -kv[1]))
-        if len(winners) == 1:
+        order = res.get("ranking") or sorted(res["scores"], key=lambda s: -res["scores"][s])
+        shown = res.get("score_text") or res["scores"]
+        scores = ", ".join(f"{names.get(s, s)} {shown[s]}" for s in order)
+        all_teams = [t for t in res.get("teams") or [] if t]
+        teams = [t for t in all_teams if set(t) & set(res["winners"])]
+        if all_teams:                                                  # a team shares one score
+            ranked = sorted(all_teams, key=lambda t: order.index(t[0]))
+            scores = ", ".join(f"team {' and '.join(names.get(s, s) for s in t)} {shown[t[0]]}" for t in ranked)
+        if teams and sorted(s for t in teams for s in t) == sorted(res["winners"]):
+            winners = [" and ".join(names.get(s, s) for s in t) for t in teams]       # a team win is one win
+            if len(teams) == 1:
+                head = f"🏆 Team {winners[0]} wins!"
+            else:
+                head = "🏆 Shared victory: team " + " and team ".join(winners) + "!"
+        elif len(winners) == 1:
             head = f"🏆 {winners[0]} wins!"
         else:
             head = "🏆 Shared victory: " + " and ".join(winners) + "!"
-        return f"**Game over.** {head} Scores: {scores}."
+        note = f" {res['note']}" if res.get("note") else ""
+        return f"**Game over.** {head} Scores: {scores}.{note}"
 
     def _waiting_text(self, row: GameRow, acting: list[str]) -> str:
         names = self.text_names(row)

@@ -1,0 +1,77 @@
+"""Issue #16, "Right on every page": the players' guides say what RULES.md says, and the table's texts read
+right (game-over results, private hands, exported logs, image descriptions)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from engine import GAMES
+from table import Store, TableService
+from tests.support import Clock
+
+
+@pytest.fixture
+async def svc(tmp_path):
+    store = await Store(tmp_path / "t.db").open()
+    service = TableService(store, clock=Clock(), render=False)
+    yield service
+    await store.close()
+
+
+def wagara_over(collections):
+    G = GAMES["wagara"]
+    state = G.new(list(collections), 1)
+    for seat, gems in collections.items():
+        for colour, n in gems.items():
+            state["collections"][seat][colour] += n
+            state["sites"][colour][colour] -= n
+    state["over"] = True
+    state["phase"] = "over"
+    return G, state
+
+
+def test_G7_result_ranks_qualifiers_first_and_says_who_did_not_qualify(svc):
+    # bob holds 6 gems of 3 colours (not qualified); ann 5 colours (qualified): ann wins and is listed first
+    G, state = wagara_over({"ann": {c: 1 for c in ("violet", "white", "yellow", "blue", "red")},
+                            "bob": {"violet": 3, "white": 3}, "cy": {"red": 4}})
+    res = G.result(state)
+    assert res["winners"] == ["ann"] and res["ranking"] == ["ann", "cy", "bob"]
+    row = SimpleNamespace(names={"ann": "Ann", "bob": "Bob", "cy": "Cy"})
+    text = svc._result_text(row, G, state)
+    assert "Ann wins" in text
+    assert text.index("Ann 5 gems") < text.index("Cy 4 gems") < text.index("Bob 6 gems")
+    assert "Bob 6 gems (value 9), not qualified" in text and "Ann 5 gems (value 15)," in text
+    assert "Only players holding 5 colours, 4 of one colour or 7 gems could win" in text
+
+
+def test_G7_equal_gems_the_higher_value_wins(svc):
+    G, state = wagara_over({"ann": {"violet": 4}, "bob": {"red": 4}})
+    res = G.result(state)
+    assert res["winners"] == ["bob"] and res["ranking"] == ["bob", "ann"]
+
+
+def test_S3_a_four_player_team_win_reads_as_a_team_win(svc):
+    G = GAMES["seikatsu"]
+    res = {"winners": ["bob", "dee"], "scores": {"ann": 114, "bob": 117, "cy": 114, "dee": 117},
+           "teams": [["ann", "cy"], ["bob", "dee"]]}
+    state = {}
+    row = SimpleNamespace(names={"ann": "Ann", "bob": "Bob", "cy": "Cy", "dee": "Dee"})
+    text = svc._result_text(row, SimpleNamespace(result=lambda s: res), state)
+    assert "Team Bob and Dee wins!" in text and "Shared" not in text
+    assert "team Bob and Dee 117, team Ann and Cy 114" in text
+    res["winners"] = ["ann", "bob", "cy", "dee"]
+    text = svc._result_text(row, SimpleNamespace(result=lambda s: res), state)
+    assert "Shared victory: team Ann and Cy and team Bob and Dee" in text
+    assert G.key == "seikatsu"
+
+
+def test_S3_seikatsu_result_names_the_teams_at_four_only():
+    from tests.test_seikatsu import full_board, position
+    board = full_board()
+    del board["a1"]
+    state = position(n=4, board=board, hands={"ann": [], "bob": ["sparrow marigold"], "cy": [], "dee": []},
+                     bag=[], turn=1)
+    end = GAMES["seikatsu"].apply(state, "bob", "place sparrow marigold a1")
+    assert GAMES["seikatsu"].result(end)["teams"] == [["ann", "cy"], ["bob", "dee"]]

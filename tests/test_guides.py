@@ -75,3 +75,58 @@ def test_S3_seikatsu_result_names_the_teams_at_four_only():
                      bag=[], turn=1)
     end = GAMES["seikatsu"].apply(state, "bob", "place sparrow marigold a1")
     assert GAMES["seikatsu"].result(end)["teams"] == [["ann", "cy"], ["bob", "dee"]]
+
+
+# ----- the guides: long ones come in several messages ---------------------------------------------------------
+
+def test_pages_cut_at_paragraphs_within_the_limit():
+    from table.replies import pages
+    text = "\n\n".join(f"para {i} " + "x" * 600 for i in range(7))
+    parts = pages(text)
+    assert len(parts) > 1 and all(len(p) <= 2000 for p in parts)
+    assert "\n\n".join(parts) == text                                 # nothing lost, cut only between paragraphs
+    assert all(p.startswith("para ") for p in parts)
+    assert pages("short") == ["short"]
+    long_para = "\n".join("y" * 150 for _ in range(30))               # one paragraph over the limit: cut at lines
+    assert all(len(p) <= 2000 for p in pages(long_para)) and "".join(pages(long_para)).count("y") == 4500
+
+
+@pytest.mark.parametrize("key", ["wagara", "mywuxing", "seikatsu", "wassamasaw", "wurrm"])
+def test_every_guide_fits_in_pages_of_2000(key):
+    from table.replies import pages
+    text = (__import__("pathlib").Path("data/rules") / f"{key}.md").read_text(encoding="utf-8")
+    parts = pages(text)
+    assert all(0 < len(p) <= 2000 for p in parts)
+    assert "\n\n".join(parts) == text.strip()
+
+
+async def test_game_rules_sends_a_long_guide_in_several_private_messages(tmp_path):
+    from cogs.runner import TeahouseBot
+    from tests.fakediscord import FakeDiscord
+    text = (__import__("pathlib").Path("data/rules/wagara.md")).read_text(encoding="utf-8")
+    assert len(text) > 2000
+    async with FakeDiscord() as fake:
+        store = Store(tmp_path / "bot.db")
+        async with fake.run(TeahouseBot(store, service=TableService(store))):
+            r = await fake.slash("alice", "general", "game rules", options={"game": "wagara"})
+            await r.wait_followups(1)
+            assert all(m.ephemeral and len(m.content) <= 2000 for m in r.messages)
+            assert "\n\n".join(m.content for m in r.messages) == text.strip()
+
+
+def guide(key: str) -> str:
+    return " ".join((__import__("pathlib").Path("data/rules") / f"{key}.md").read_text(encoding="utf-8").split())
+
+
+def test_wagara_guide_says_G4_G7_G9_G10():
+    text = guide("wagara")
+    assert "Most gems wins" not in text
+    assert "Only those who qualify can win: most gems, then the higher gem value; then the win is shared" in text  # G7
+    assert "positions 3 violet, 4 white, 5 yellow, 6 blue, 7 red" in text                                   # G1
+    assert "cannot paddle past 9" in text and "leftover points are lost" in text                          # G4
+    assert "you may load only a different colour" in text                                                 # G4 reload
+    assert "*stops exactly* on a rival canoe" in text and "never in passing" in text                      # G4 steal
+    assert "at the start of your action (any card) you may bring one canoe back" in text                  # G4 rapids
+    assert "one comes back free" in text
+    assert "may not be loaded by your other canoe in the same turn" in text                               # G9
+    assert "an empty canoe lands only with its last point" in text                                        # G10

@@ -484,7 +484,7 @@ class TableService:
             tail = self._waiting_text(row, reply.turn.to_act)
             limit = game.time_limit(state)
             if limit:
-                tail += f" ⏱ {limit['seconds']} seconds to answer; silence counts as '{limit['action']}'."
+                tail += f" ⏱ {seconds_text(limit['seconds'])} to answer; silence counts as '{limit['action']}'."
         shown = lines[-8:]
         if len(lines) > 8:
             shown = [f"… {len(lines) - 8} earlier moves (see `/game history`)"] + shown
@@ -1089,6 +1089,18 @@ def _show(value) -> str:
     if isinstance(value, list):
         return ", ".join(_show(v) for v in value)
     return str(value)
+
+
+def seconds_text(seconds: float) -> str:
+    """A rules time limit in words: '20 seconds', '5 minutes', '1 hour 30 minutes', '24 hours'."""
+    seconds = int(seconds)
+    if seconds < 120:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    hours, rest = divmod(seconds, 3600)
+    minutes = rest // 60
+    parts = ([f"{hours} hour{'s' if hours != 1 else ''}"] if hours else []) + \
+            ([f"{minutes} minute{'s' if minutes != 1 else ''}"] if minutes else [])
+    return " ".join(parts)
 
 
 def _duration(seconds: float) -> str:

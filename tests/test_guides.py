@@ -130,3 +130,80 @@ def test_wagara_guide_says_G4_G7_G9_G10():
     assert "one comes back free" in text
     assert "may not be loaded by your other canoe in the same turn" in text                               # G9
     assert "an empty canoe lands only with its last point" in text                                        # G10
+
+
+# ----- MyWuXing: options and counters ------------------------------------------------------------------------
+
+def test_X8_power_cards_with_learn_are_refused_at_creation():
+    from engine import IllegalAction
+    G = GAMES["mywuxing"]
+    with pytest.raises(IllegalAction, match="only in Think WuXing"):
+        G.new(["a", "b"], 1, {"power_cards": "on"})
+    with pytest.raises(IllegalAction, match="only in Think WuXing"):
+        G.check_options({"version": "learn", "power_cards": "on"})
+    assert G.new(["a", "b"], 1, {"version": "think", "power_cards": "on"})["options"]["power_cards"] == "on"
+
+
+async def test_X8_the_lobby_refuses_power_cards_with_learn(svc):
+    from table import User, Where
+    here, alice = Where("chan", guild="g"), User("111", "Alice")
+    assert (await svc.open_table(here, alice, "mywuxing")).ok
+    r = await svc.set_option(here, alice, "power_cards", "on")
+    assert not r.ok and "only in Think WuXing" in r.private[0].text
+    assert (await svc.set_option(here, alice, "version", "think")).ok
+    assert (await svc.set_option(here, alice, "power_cards", "on")).ok
+
+
+def test_X8_reaction_time_defaults_to_a_day_and_keeps_live_choices():
+    G = GAMES["mywuxing"]
+    assert G.options["reaction_time"] == 86400
+    choices = G.option_choices["reaction_time"]
+    assert 86400 in choices and {10, 20, 30, 60} <= set(choices)
+    state = G.new(["a", "b", "c"], 1, {"version": "think", "power_cards": "on"})
+    assert state["options"]["reaction_time"] == 86400
+    # the lobby's select of options stays within Discord's 25 entries
+    assert sum(len(v) for v in G.option_choices.values()) <= 25
+
+
+def test_seconds_text_reads_well_for_long_windows():
+    from table.service import seconds_text
+    assert seconds_text(20) == "20 seconds" and seconds_text(90) == "90 seconds"
+    assert seconds_text(300) == "5 minutes" and seconds_text(5400) == "1 hour 30 minutes"
+    assert seconds_text(86400) == "24 hours" and seconds_text(3600) == "1 hour"
+
+
+def test_M12_a_lone_dragon_that_can_never_be_matched_is_not_offered():
+    from engine import IllegalAction
+    from tests.test_mywuxing import power_position
+    G = GAMES["mywuxing"]
+    s = power_position({"cy": ["star", "wood"], "dee": ["dragon", "earth"]})
+    s = G.apply(s, "cy", "activate star")
+    assert "counter with dragon" in G.legal_actions(s, "dee")          # ann and bob may still answer
+    s = G.apply(G.apply(s, "ann", "pass"), "bob", "pass")
+    assert G.to_act(s) == ["dee"]
+    assert G.legal_actions(s, "dee") == ["pass"]                        # the last to answer, none pledged
+    with pytest.raises(IllegalAction, match="one Dragon alone does not cancel"):
+        G.apply(s, "dee", "counter with dragon")
+
+
+def test_M12_a_dragon_that_completes_a_pledged_one_is_offered_to_the_last():
+    from tests.test_mywuxing import power_position
+    G = GAMES["mywuxing"]
+    s = power_position({"cy": ["star", "wood"], "dee": ["dragon", "earth"]})
+    s["hands"]["ann"] = ["dragon"]
+    s = G.apply(s, "cy", "activate star")
+    s = G.apply(G.apply(s, "dee", "counter with dragon"), "bob", "pass")
+    assert G.legal_actions(s, "ann") == ["pass", "counter with dragon"]
+    s = G.apply(s, "ann", "counter with dragon")
+    assert s["last_hand"]["reaction"]["counter"] == "dragons"
+
+
+def test_mywuxing_guide_says_X3_X4_X7_X8():
+    text = guide("mywuxing")
+    assert "each player discards a card to the Void too" in text                               # X3 Star U
+    assert "**two equal cards** (also two Dragons) draw" in text                                # X4.2
+    assert "the destroyer's card goes back under its owner's deck" in text                      # X4.4
+    assert "**Player against player**" in text and "either winner's own card goes back under its deck" in text
+    assert "**1** the next player" in text and "**2** any player" in text and "**3** any player" in text  # X7
+    assert "Think only — refused with Learn" in text                                            # X8
+    assert "a day by default" in text

@@ -16,6 +16,15 @@ from .common import after, clean, play, suggest
 from .common import legal as legal_of
 
 
+async def fountain_steps(legal_after, corner: str, card: str, put_back: str | None) -> list[str]:
+    """The steps of a fountain turn. The put-back is asked only while it is offered: with an empty bag the turn
+    ends with the card (engine D7), so a ``put_back`` given then is left out rather than refused."""
+    steps = [f"fountain {clean(corner)}", f"take {clean(card).removesuffix(' card')} card"]
+    if put_back and "keep hand" in await legal_after(steps):
+        steps.append(clean(put_back))
+    return steps
+
+
 class SeikatsuCog(commands.Cog):
     seikatsu = app_commands.Group(name="seikatsu", description="Seikatsu: lay garden tiles around the pond")
 
@@ -50,15 +59,12 @@ class SeikatsuCog(commands.Cog):
 
     @seikatsu.command(name="fountain", description="Yarimizu: place a fountain, take a garden card, "
                                                    "put back tiles")
-    @app_commands.describe(corner="Three spaces that meet, e.g. c3 c4 d4", card="The garden card to take",
+    @app_commands.describe(corner="Three spaces that meet, e.g. b3 c3 c4", card="The garden card to take",
                            put_back="keep hand, put back <tile> or put back both")
     async def fountain(self, interaction: discord.Interaction, corner: str, card: str,
                        put_back: str | None = None):
-        def steps(legal):
-            s = [f"fountain {clean(corner)}", f"take {clean(card).removesuffix(' card')} card"]
-            if put_back:
-                s.append(clean(put_back))
-            return s
+        async def steps(legal):
+            return await fountain_steps(lambda s: legal_of(self, interaction, s), corner, card, put_back)
         await play(self, interaction, steps)
 
     @fountain.autocomplete("corner")

@@ -15,7 +15,7 @@ Names used in actions and views
   letter a–g from left to right (q = −3 … 3) and a number counted from the bottom of that column
   (column d holds d1–d7 around the centre pond d4, which is not a space). Every image prints the names on
   the empty spaces, whichever pagoda it is seen from.
-- A fountain's corner is named by its three spaces in alphabetical order: ``fountain c3 c4 d4``.
+- A fountain's corner is named by its three spaces in alphabetical order: ``fountain b3 c3 c4``.
 
 Actions (each one step; the same seat keeps acting through a fountain turn)
 - ``place <tile> <space>`` — ``place heron lily c3``, ``place koi e2`` (S5, S6)
@@ -355,7 +355,7 @@ class Seikatsu(Game):
             raise IllegalAction("Garden cards and putting tiles back come only after placing a fountain.")
         else:
             raise IllegalAction("Place a tile, e.g. 'place heron lily c3'"
-                                + (", or a fountain, e.g. 'fountain c3 c4 d4'." if self.fountains_open(state)
+                                + (", or a fountain, e.g. 'fountain b3 c3 c4'." if self.fountains_open(state)
                                    else "."))
 
     def _place(self, state: State, seat: str, words: list[str], rng: Rng) -> None:
@@ -407,7 +407,7 @@ class Seikatsu(Game):
         if state["fountains_left"][colour] <= 0:
             raise IllegalAction("You have placed both your fountains.")
         if len(words) != 4:
-            raise IllegalAction("Name the three spaces around the corner, e.g. 'fountain c3 c4 d4'.")
+            raise IllegalAction("Name the three spaces around the corner, e.g. 'fountain b3 c3 c4'.")
         corner = tuple(sorted(words[1:]))
         unknown = [s for s in corner if s not in NEIGHBOURS]
         if unknown:

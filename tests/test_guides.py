@@ -207,3 +207,58 @@ def test_mywuxing_guide_says_X3_X4_X7_X8():
     assert "**1** the next player" in text and "**2** any player" in text and "**3** any player" in text  # X7
     assert "Think only — refused with Learn" in text                                            # X8
     assert "a day by default" in text
+
+
+# ----- Seikatsu ---------------------------------------------------------------------------------------------
+
+def test_seikatsu_guide_fountain_example_is_a_real_corner_and_rows_are_explained():
+    import re
+
+    from engine.seikatsu import CORNERS, ROWS
+    text = guide("seikatsu")
+    example = re.search(r"corner:(\w\d \w\d \w\d)", text).group(1)
+    assert tuple(example.split()) in CORNERS and "d4" not in example                      # S1: d4 is the pond
+    assert "run towards your pagoda" in text and "alternate corners" in text               # S1, S7
+    assert ["a4", "b4", "c4", "e3", "f2", "g1"] in ROWS["pink"]
+    assert ["a1", "b2", "c3", "e4", "f4", "g4"] in ROWS["green"]
+    assert "for blue the columns a–g" in text and ["c1", "c2", "c3", "c4", "c5", "c6"] in ROWS["blue"]
+    assert "team of two at four players, sharing one score" in text                         # S3
+
+
+def test_S9_engine_hints_name_a_real_corner():
+    from engine import IllegalAction
+    from engine.seikatsu import CORNERS
+    from tests.test_seikatsu import fountain_position
+    G = GAMES["seikatsu"]
+    state = fountain_position()
+    for bad in ("fountain c5", "dance"):
+        with pytest.raises(IllegalAction) as e:
+            G.apply(state, "ann", bad)
+        assert "'fountain b3 c3 c4'" in str(e.value)
+    assert ("b3", "c3", "c4") in CORNERS
+
+
+async def test_D7_seikatsu_fountain_command_with_put_back_works_when_the_bag_is_empty():
+    from cogs.seikatsu import fountain_steps
+    from tests.test_seikatsu import fountain_position
+    G = GAMES["seikatsu"]
+
+    def legal_after_for(state):
+        async def legal_after(steps):
+            s = state
+            for step in steps:
+                s = G.apply(s, "ann", step)
+            return G.legal_actions(s, "ann") if "ann" in G.to_act(s) else []
+        return legal_after
+
+    empty = fountain_position()
+    empty["bag"] = []
+    steps = await fountain_steps(legal_after_for(empty), "c5 d5 d6", "crane", "put back koi")
+    assert steps == ["fountain c5 d5 d6", "take crane card"]
+    s = empty
+    for step in steps:
+        s = G.apply(s, "ann", step)
+    assert G.to_act(s) == ["bob"] and s["cards"]["pink"] == ["crane"]
+    full = fountain_position()
+    steps = await fountain_steps(legal_after_for(full), "c5 d5 d6", "crane", "put back koi")
+    assert steps == ["fountain c5 d5 d6", "take crane card", "put back koi"]

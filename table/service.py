@@ -570,9 +570,11 @@ class TableService:
         actions = game.legal_actions(state, user.id) if user.id in game.to_act(state) else []
         if actions:
             text += "\nYour choices: " + "; ".join(actions[:40]) + (" …" if len(actions) > 40 else "")
-        hidden = {k: v for k, v in view.items() if k in ("hand", "my_choice", "choice", "my_bid", "secret")}
+        # only values that mean something now (never "my_choice: None"), in words (#16)
+        hidden = [f"{words}: {_show(view[k])}" for k, words in PRIVATE_WORDS.items()
+                  if view.get(k) not in (None, [], "", {})]
         if hidden:
-            text += "\n" + ", ".join(f"{k}: {_show(v)}" for k, v in hidden.items())
+            text += "\n" + "\n".join(hidden)
         return Reply(game_id=row.id, version=row.version, status=row.status,
                      private=[Private(user.id, text, self._image(row, game, state, user.id))])
 
@@ -1081,6 +1083,10 @@ def parse_option(default, text: str):
         except ValueError:
             raise ValueError(f"'{text}' is not a whole number.") from None
     return text
+
+
+PRIVATE_WORDS = {"hand": "Your hand", "my_choice": "Your choice this round", "choice": "Your choice",
+                 "my_bid": "Your bid", "secret": "Your secret"}
 
 
 def _show(value) -> str:

@@ -262,3 +262,34 @@ async def test_D7_seikatsu_fountain_command_with_put_back_works_when_the_bag_is_
     full = fountain_position()
     steps = await fountain_steps(legal_after_for(full), "c5 d5 d6", "crane", "put back koi")
     assert steps == ["fountain c5 d5 d6", "take crane card", "put back koi"]
+
+
+# ----- /game hand and export ---------------------------------------------------------------------------------
+
+async def test_game_hand_shows_only_meaningful_private_values_in_words(svc):
+    from table import User, Where
+    here, ann, bob = Where("chan", guild="g"), User("111", "Ann"), User("222", "Bob")
+    assert (await svc.open_table(here, ann, "wagara")).ok
+    assert (await svc.join(here, bob)).ok
+    assert (await svc.start(here, ann)).ok
+    text = (await svc.hand(here, ann)).private[0].text
+    assert "None" not in text and "my_choice" not in text and "\nhand:" not in text
+    assert "Your hand: 1, 2, 3, 4, 5, 6, cloud" in text
+    assert (await svc.act(here, ann, "play 4")).ok
+    text = (await svc.hand(here, ann)).private[0].text
+    assert "Your choice this round: 4" in text and "Your hand: 1, 2, 3, 5, 6, cloud" in text
+
+
+async def test_export_lines_use_display_names(svc):
+    import json
+
+    from table import User, Where
+    here, ann, bob = Where("chan", guild="g"), User("111", "Ann"), User("222", "Bob")
+    assert (await svc.open_table(here, ann, "wagara")).ok
+    assert (await svc.join(here, bob)).ok
+    assert (await svc.start(here, ann)).ok
+    assert (await svc.act(here, ann, "play 4")).ok
+    data = json.loads((await svc.export(here, bob)).private[0].image.data)
+    lines = [e["line"] for e in data["log"]]
+    assert any("Ann chooses a paddle card" in line for line in lines), lines
+    assert not any("111" in line or "222" in line for line in lines)

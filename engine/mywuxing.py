@@ -62,7 +62,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import register
-from .core import Game, IllegalAction
+from .core import Game, IllegalAction, summary_text
 from .elements import ELEMENTS, destroys, feeds, relation
 from .rng import Rng
 
@@ -691,6 +691,15 @@ class MyWuXing(Game):
         self._end_hand(state, rng, record)
 
     # ----- the log ---------------------------------------------------------------------------------------
+    def summary(self, view: dict) -> str:
+        """Alt text (#16): the last hand's outcome, the cards each player holds, the Universe, pot and Void."""
+        last = (view.get("last_hand") or {}).get("text")
+        held = {s: f"{p['deck'] + p['hand']} cards" + (" (out)" if p["out"] else "")
+                for s, p in view["players"].items()}
+        extra = (f"Universe {view['universe']} cards, pot {len(view['pot'])}, Void {len(view['void'])}"
+                 + (f"; this hand {view['lead']} leads" if view.get("lead") and view["phase"] != "over" else ""))
+        return summary_text(self.title, view, last=last, scores=held, extra=extra)
+
     def describe(self, before, seat, action, after):
         phase = before["phase"]
         if phase == "target":

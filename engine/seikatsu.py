@@ -73,7 +73,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import register
-from .core import Game, IllegalAction, State, lower
+from .core import Game, IllegalAction, State, lower, summary_text
 from .hexgrid import DIRECTIONS, spiral
 from .rng import Rng
 
@@ -571,6 +571,16 @@ class Seikatsu(Game):
         if last is None or "spaces" not in last:
             return None if last is None else dict(last)
         return dict(last, cells=[list(CELL[s]) for s in last["spaces"]])
+
+    def summary(self, view: dict) -> str:
+        """Alt text (#16): the last action (placed tiles are public), the scores so far, whose turn."""
+        last = view.get("last")
+        text = None
+        if last and last.get("seat") and last.get("action") in ("place", "fountain", "card", "putback"):
+            text = self.describe({}, last["seat"], "", {"last": last, "phase": "place"})
+        scores = {s: view["scores"][s]["total"] for s in view["seats"]}
+        return summary_text(self.title, view, last=text, scores=scores,
+                            extra=f"{len(view['board'])} of 36 spaces filled")
 
     # ----- the log ----------------------------------------------------------------------------------------
     def describe(self, before: State, seat: str, action: str, after: State) -> str:

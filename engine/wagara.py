@@ -59,7 +59,7 @@ import re
 from dataclasses import dataclass
 
 from . import register
-from .core import Game, IllegalAction, State, lower, read_number
+from .core import Game, IllegalAction, State, lower, read_number, summary_text
 from .rng import Rng
 
 COLOURS = ["violet", "white", "yellow", "blue", "red"]
@@ -323,6 +323,15 @@ class Wagara(Game):
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return " ".join(_event_text(e, after) for e in after["last"]["events"]) or f"{seat}: {action}"
+
+    def summary(self, view: dict) -> str:
+        """Alt text (#16): the last events, the round and weather, the gems collected, whose turn."""
+        last = " ".join(_event_text(e, view) for e in view["last"]["events"]
+                        if e["type"] not in ("choose", "round", "game_over"))
+        gems = {s: sum(view["collections"][s].values()) for s in view["seats"]}
+        scores = {s: f"{n} gem{'s' if n != 1 else ''}" for s, n in gems.items()}
+        extra = f"Round {view['round']}, weather {weather_text(view['weather'])}"
+        return summary_text(self.title, view, last=last, extra=extra, scores=scores)
 
     # ----- acting ------------------------------------------------------------------------------------------
     def play(self, state: State, seat: str, action: str) -> None:

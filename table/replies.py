@@ -28,6 +28,7 @@ class Picture:
     data: bytes | None = None
     make: Callable[[], bytes | None] | None = field(default=None, repr=False)
     job: tuple | None = field(default=None, repr=False)   # (game key, view, names, viewer): drawn by table.rendering
+    alt: str = ""       # the picture in words, for screen readers (Discord's attachment description), #16
 
 
 @dataclass

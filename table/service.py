@@ -101,7 +101,19 @@ class TableService:
         view = game.view(state, viewer)
         names = dict(row.names)
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
-        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", job=(row.game, view, names, viewer))
+        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", job=(row.game, view, names, viewer),
+                       alt=self.alt_text(row, game, view if viewer is None else game.view(state, None)))
+
+    @staticmethod
+    def alt_text(row: GameRow, game: Game, public_view: dict) -> str:
+        """An image's description in words (#16) from the game's summary of the public view, with names;
+        a generic line if the game cannot say more. Discord takes at most 1024 characters."""
+        try:
+            text = game.summary(public_view)
+        except Exception:                      # a description must never stop the picture being sent
+            log.exception("summary of %s failed", row.game)
+            text = f"{game.title}: the table."
+        return name_seats(text, dict(row.names))[:1024]
 
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
@@ -964,7 +976,8 @@ class TableService:
         moves = len(effective_actions(entries))
         return Reply(game_id=row.id, private=[Private(
             user.id, f"{game.title}: the whole game, {moves} moves.",
-            Picture(f"{row.game}-{row.id}-replay.gif", data=data))])
+            Picture(f"{row.game}-{row.id}-replay.gif", data=data,
+                    alt=f"An animated replay of this {game.title} game, {moves} moves."))])
 
     async def export(self, where: Where, user: User) -> Reply:
         async with self.store.snapshot():

@@ -293,3 +293,55 @@ async def test_export_lines_use_display_names(svc):
     lines = [e["line"] for e in data["log"]]
     assert any("Ann chooses a paddle card" in line for line in lines), lines
     assert not any("111" in line or "222" in line for line in lines)
+
+
+# ----- alt text: every picture in words ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("key, options, n", [("wagara", {}, 3), ("mywuxing", {"version": "think"}, 3),
+                                             ("seikatsu", {}, 4), ("wassamasaw", {}, 2), ("wurrm", {}, 2)])
+def test_every_game_summarises_its_public_view_in_words(key, options, n):
+    import random
+    G = GAMES[key]
+    seats = ["ann", "bob", "cy", "dee"][:n]
+    state = G.new(seats, 5, options)
+    rnd = random.Random(5)
+    for _ in range(3000):
+        text = G.summary(G.view(state, None))
+        assert text.startswith(G.title) and 0 < len(text) <= 1024
+        if G.result(state):
+            assert "Game over" in text
+            break
+        acting = G.to_act(state)
+        assert any(s in text for s in acting)                          # whose turn it is
+        seat = rnd.choice(acting)
+        state = G.apply(state, seat, rnd.choice(G.bot_actions(state, seat)))
+
+
+def test_wagara_summary_says_what_happened_and_the_gems_but_never_a_hidden_card():
+    from tests.test_wagara import position
+    G = GAMES["wagara"]
+    state = position([("ann", 1, "river", 1, "red")], cards={"ann": "1", "bob": "6", "cy": "cloud"})
+    state = G.apply(state, "ann", "canoe 1: land")
+    text = G.summary(G.view(state, None))
+    assert "ann's canoe 1 lands and delivers red" in text and "ann 1 gem, bob 0 gems" in text
+    assert "6" not in text.replace("weather", "") and "cloud" not in text.lower()   # bob's and cy's cards hidden
+
+
+async def test_images_reach_discord_with_their_description(tmp_path):
+    from cogs.runner import TeahouseBot
+    from tests.fakediscord import FakeDiscord
+    from tests.support import answer
+    async with FakeDiscord() as fake:
+        store = Store(tmp_path / "bot.db")
+        async with fake.run(TeahouseBot(store, service=TableService(store))):
+            r = await fake.slash("alice", "general", "game new", options={"game": "wagara"})
+            await answer(await fake.click("bob", r.message, label="Join"))
+            started = await answer(await fake.click("alice", r.message, label="Start"))
+            alt = started.attachments[0].description
+            assert alt and alt.startswith("Wagara.") and "Round 1" in alt
+            assert "Alice" in alt and "Bob" in alt                      # display names, not seat ids
+            assert str(fake.user("alice").id) not in alt
+            picker = await answer(await fake.click("alice", started, label="Choose (only you see it)"))
+            if picker.attachments:                                      # the private picture is described too,
+                assert picker.attachments[0].description                # from public facts only
+                assert "cloud" not in picker.attachments[0].description.lower()

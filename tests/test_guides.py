@@ -345,3 +345,24 @@ async def test_images_reach_discord_with_their_description(tmp_path):
             if picker.attachments:                                      # the private picture is described too,
                 assert picker.attachments[0].description                # from public facts only
                 assert "cloud" not in picker.attachments[0].description.lower()
+
+
+async def test_X8_the_default_reaction_window_reads_in_hours(svc):
+    from table import User, Where
+    here = Where("chan", guild="g")
+    users = [User("111", "Ann"), User("222", "Bob"), User("333", "Cy")]
+    game = GAMES["mywuxing"]
+    assert (await svc.open_table(here, users[0], "mywuxing", {"version": "think", "power_cards": "on"})).ok
+    for u in users[1:]:
+        assert (await svc.join(here, u)).ok
+    assert (await svc.start(here, users[0])).ok
+    for _ in range(400):                       # play until a reaction window opens
+        state = game.load((await svc.store.open_game("chan")).state)
+        if state["phase"] in ("react", "counter"):
+            break
+        seat = game.to_act(state)[0]
+        opened = await svc.act(here, next(u for u in users if u.id == seat), game.legal_actions(state, seat)[0])
+        assert opened.ok
+    else:
+        pytest.skip("no reaction window in this game")
+    assert "⏱ 24 hours to answer; silence counts as 'pass'" in opened.text

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import inspect
-
 import discord
 from discord import app_commands
+
+from table import commands as game_commands
+from table.commands import after, clean  # noqa: F401  (the cogs' suggestions use them)
 
 from .ui import who
 
@@ -17,31 +18,12 @@ def suggest(options: list[str], current: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=o[:100], value=o[:100]) for o in hits[:25]]
 
 
-def after(actions: list[str], prefix: str) -> list[str]:
-    """What follows ``prefix`` in the actions that start with it (``place `` → ``heron lily c3``)."""
-    return [a[len(prefix):] for a in actions if a.startswith(prefix)]
-
-
-def clean(text: str | None) -> str:
-    return " ".join(str(text or "").lower().split())
-
-
-async def play(cog, interaction: discord.Interaction, steps_of) -> None:
-    """Run a game command: ``steps_of(legal)`` turns the caller's legal actions into the steps of their
-    turn (or a Reply explaining why not), and the table service applies them all or none."""
+async def command(cog, interaction: discord.Interaction, game: str, name: str, **args) -> None:
+    """Run one of a game's own commands (table.commands, shared with the console): its steps, all or none."""
     user, where = who(interaction)
     service = cog.bot.service
-
-    async def work():
-        legal = await service.legal(where, user)
-        steps = steps_of(legal)
-        if inspect.isawaitable(steps):
-            steps = await steps
-        if not isinstance(steps, list):
-            return steps
-        return await service.act(where, user, steps=steps)
-
-    await cog.bot.get_cog("GameCog").guarded(interaction, work)
+    await cog.bot.get_cog("GameCog").guarded(
+        interaction, lambda: game_commands.run(service, where, user, game, name, args))
 
 
 async def legal(cog, interaction: discord.Interaction, steps: list[str] | tuple = ()) -> list[str]:

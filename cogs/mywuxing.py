@@ -10,12 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from table.commands import CARD_VERBS
 from table.replies import name_seats
 
-from .common import clean, play, suggest
+from .common import clean, command, suggest
 from .common import legal as legal_of
-
-CARD_VERBS = ("play ", "add ", "discard ")
 
 
 class MyWuXingCog(commands.Cog):
@@ -30,24 +29,13 @@ class MyWuXingCog(commands.Cog):
 
     @mywuxing.command(name="reveal", description="Learn: reveal the top card of your deck for this hand")
     async def reveal(self, interaction: discord.Interaction):
-        await play(self, interaction, lambda legal: ["reveal"])
+        await command(self, interaction, "mywuxing", "reveal")
 
     @mywuxing.command(name="play", description="Think: choose your card (and, as the lead, your target)")
     @app_commands.describe(card="A card from your hand", target="Lead only: the Universe with a partner, "
                                                                   "or a player directly")
     async def play_card(self, interaction: discord.Interaction, card: str, target: str | None = None):
-        names = await self._names(interaction)
-        by_name = {name_seats(a, names).lower(): a for a in await legal_of(self, interaction)}
-
-        async def steps(legal):
-            wanted = clean(card)
-            if not wanted.startswith(CARD_VERBS):
-                wanted = f"play {wanted}"
-            if not target:
-                return _card_step(legal, wanted)
-            chosen = by_name.get(clean(target), clean(target))
-            return [chosen] + _card_step(await legal_of(self, interaction, [chosen]), wanted)
-        await play(self, interaction, steps)
+        await command(self, interaction, "mywuxing", "play", card=card, target=target)
 
     @play_card.autocomplete("target")
     async def target_complete(self, interaction: discord.Interaction, current: str):
@@ -69,24 +57,12 @@ class MyWuXingCog(commands.Cog):
     @mywuxing.command(name="react", description="Answer a power-card window: pass, activate or counter")
     @app_commands.describe(answer="pass, activate star, counter with star, counter with dragon …")
     async def react(self, interaction: discord.Interaction, answer: str):
-        await play(self, interaction, lambda legal: [clean(answer)])
+        await command(self, interaction, "mywuxing", "react", answer=answer)
 
     @react.autocomplete("answer")
     async def answer_complete(self, interaction: discord.Interaction, current: str):
         legal = await legal_of(self, interaction)
         return suggest([a for a in legal if a.startswith(("pass", "activate", "counter"))], current)
-
-
-def _card_step(legal: list[str], wanted: str) -> list[str]:
-    """A card named as `play x` is the card step whatever its verb this hand (add/discard under a Dragon or
-    a Star), so players need not know the verb."""
-    if wanted in legal:
-        return [wanted]
-    card = wanted.split(" ", 1)[1] if " " in wanted else wanted
-    for verb in CARD_VERBS:
-        if f"{verb}{card}" in legal:
-            return [f"{verb}{card}"]
-    return [wanted]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,19 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from table import Reply
-
-from .common import after, clean, play, suggest
+from .common import after, clean, command, suggest
 from .common import legal as legal_of
-
-
-async def fountain_steps(legal_after, corner: str, card: str, put_back: str | None) -> list[str]:
-    """The steps of a fountain turn. The put-back is asked only while it is offered: with an empty bag the turn
-    ends with the card (engine D7), so a ``put_back`` given then is left out rather than refused."""
-    steps = [f"fountain {clean(corner)}", f"take {clean(card).removesuffix(' card')} card"]
-    if put_back and "keep hand" in await legal_after(steps):
-        steps.append(clean(put_back))
-    return steps
 
 
 class SeikatsuCog(commands.Cog):
@@ -34,16 +23,7 @@ class SeikatsuCog(commands.Cog):
     @seikatsu.command(name="place", description="Place a tile from your hand on a space")
     @app_commands.describe(tile="A tile from your hand, e.g. heron lily or koi", space="A space, e.g. c3")
     async def place(self, interaction: discord.Interaction, tile: str, space: str):
-        def steps(legal):
-            action = f"place {clean(tile)} {clean(space)}"
-            if action in legal or not legal:
-                return [action]
-            tiles = sorted({" ".join(a.split()[1:-1]) for a in legal if a.startswith("place ")})
-            if clean(tile) not in tiles:
-                return Reply.fail(str(interaction.user.id), "Your hand holds: " + ", ".join(tiles) + "."
-                                  if tiles else "You are not placing a tile now.")
-            return [action]  # the engine explains what is wrong with the space
-        await play(self, interaction, steps)
+        await command(self, interaction, "seikatsu", "place", tile=tile, space=space)
 
     @place.autocomplete("tile")
     async def tile_complete(self, interaction: discord.Interaction, current: str):
@@ -63,9 +43,7 @@ class SeikatsuCog(commands.Cog):
                            put_back="keep hand, put back <tile> or put back both")
     async def fountain(self, interaction: discord.Interaction, corner: str, card: str,
                        put_back: str | None = None):
-        async def steps(legal):
-            return await fountain_steps(lambda s: legal_of(self, interaction, s), corner, card, put_back)
-        await play(self, interaction, steps)
+        await command(self, interaction, "seikatsu", "fountain", corner=corner, card=card, put_back=put_back)
 
     @fountain.autocomplete("corner")
     async def corner_complete(self, interaction: discord.Interaction, current: str):

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from table.replies import name_seats
 
-from .common import after, clean, play, suggest
+from .common import after, command, suggest
 from .common import legal as legal_of
 
 
@@ -22,7 +22,7 @@ class WagaraCog(commands.Cog):
     @wagara.command(name="play", description="Choose your paddle card for this round (only you see it)")
     @app_commands.describe(card="1 to 6, or cloud")
     async def play_card(self, interaction: discord.Interaction, card: str):
-        await play(self, interaction, lambda legal: [f"play {clean(card)}"])
+        await command(self, interaction, "wagara", "play", card=card)
 
     @play_card.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction, current: str):
@@ -32,10 +32,7 @@ class WagaraCog(commands.Cog):
                                              "or end turn")
     @app_commands.describe(action="Start typing, e.g. canoe 1: up 3")
     async def move(self, interaction: discord.Interaction, action: str):
-        row = await self.bot.service.store.open_game(str(interaction.channel_id))
-        names = row.names if row else {}
-        by_name = {name_seats(a, names).lower(): a for a in await legal_of(self, interaction)}
-        await play(self, interaction, lambda legal: [by_name.get(clean(action), clean(action))])
+        await command(self, interaction, "wagara", "move", action=action)
 
     @move.autocomplete("action")
     async def move_complete(self, interaction: discord.Interaction, current: str):

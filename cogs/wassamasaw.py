@@ -6,11 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from table import Reply
-
-from .common import after, clean, suggest
+from .common import after, clean, command, suggest
 from .common import legal as legal_of
-from .ui import who
 
 
 class WassamasawCog(commands.Cog):
@@ -26,27 +23,7 @@ class WassamasawCog(commands.Cog):
     @wassamasaw.command(name="take", description="Take a die and place it (or convert it when it fits nowhere)")
     @app_commands.describe(die="The die, e.g. fire 3", cell="Where to place it, e.g. r2c4 (a 6 goes in any row)")
     async def take(self, interaction: discord.Interaction, die: str, cell: str | None = None):
-        user, where = who(interaction)
-
-        async def work():
-            legal = await self.service.legal(where, user)
-            die_text = clean(die)
-            if f"convert {die_text}" in legal:
-                if cell:
-                    return Reply.fail(user.id, f"The {die_text} cannot be placed now, so it is converted: "
-                                               "leave out the cell.")
-                return await self.service.act(where, user, steps=[f"convert {die_text}"])
-            if f"take {die_text}" not in legal:
-                dice = sorted({a.split(" ", 1)[1] for a in legal if a.startswith(("take ", "convert "))})
-                if not dice:
-                    return await self.service.act(where, user, f"take {die_text}")  # the service says why
-                return Reply.fail(user.id, f"There is no {die_text} you can take. The pool: {', '.join(dice)}.")
-            steps = [f"take {die_text}"]
-            if cell:
-                steps.append(f"place {cell.lower().replace(' ', '')}")
-            return await self.service.act(where, user, steps=steps)
-
-        await self.bot.get_cog("GameCog").guarded(interaction, work)
+        await command(self, interaction, "wassamasaw", "take", die=die, cell=cell)
 
     @take.autocomplete("die")
     async def die_complete(self, interaction: discord.Interaction, current: str):

@@ -30,6 +30,7 @@ from .common import (
     element_symbol,
     fit_text,
     font,
+    keep_exact,
     lighten,
     text_centered,
 )
@@ -39,6 +40,7 @@ CARD_NAMES = {"wood": "Wood", "fire": "Fire", "earth": "Earth", "metal": "Metal"
               "dragon": "Dragon", "star": "Star"}
 BACK = (44, 58, 104)
 PANEL_FILL = (238, 231, 216)
+keep_exact(*CARD_COLOURS.values(), BACK, PANEL_FILL)
 
 FATE_STYLE = {  # what happened to a card: (label, colour)
     "won": ("won", (0, 128, 64)),

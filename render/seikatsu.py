@@ -33,6 +33,7 @@ from .common import (
     fit_text,
     font,
     hexagon,
+    keep_exact,
     lighten,
     text_centered,
 )
@@ -51,6 +52,7 @@ PETALS = {"iris": 3, "poppy": 4, "lily": 6, "marigold": 10}
 WATER = (120, 180, 215)
 KOI_FISH = (240, 110, 30)
 PAPER = (252, 249, 240)
+keep_exact(*PAGODA_COLOURS.values(), *BIRD_COLOURS.values(), *FLOWER_COLOURS.values(), WATER, KOI_FISH, PAPER)
 
 
 # ----- geometry -----------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from .common import (
     darken,
     fit_text,
     font,
+    keep_exact,
     lighten,
     text_centered,
 )
@@ -45,6 +46,7 @@ WATER_DARK = (95, 150, 195)
 SAND = (236, 215, 160)
 ROCK = (120, 120, 125)
 PANEL = (238, 231, 216)
+keep_exact(*GEM_COLOURS.values(), WATER, WATER_DARK, SAND, ROCK, PANEL)
 
 WIDTH = 1120
 BANNER_H = 60

@@ -10,8 +10,9 @@ hostile borders thick red saw-teeth; the sides between tiles are drawn heavier. 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.hexgrid import to_pixel
 
@@ -30,6 +31,7 @@ from .common import (
     fit_text,
     font,
     hexagon,
+    keep_exact,
     lighten,
     text_centered,
 )
@@ -50,6 +52,7 @@ SLEEP = (120, 70, 170)
 TOLL = (214, 160, 0)
 HOSTILE = (170, 20, 30)
 SEAM = (110, 90, 60)
+keep_exact(*TILE_TINTS.values(), GEM, ATTACK, END, SLEEP, TOLL, HOSTILE, SEAM)
 TYPE_NAMES = {"start": "Start", "gem": "Gem", "attack": "Attack", "end": "End your turn", "sleep": "Sleep",
               "plain": "plain"}
 
@@ -80,6 +83,13 @@ class Geometry:
         oy = top + (1 - min(ys)) * self.size
         self.height = board_h
         self.centres = {sid: (ox + x * self.size, oy + y * self.size) for sid, (x, y) in raw.items()}
+
+    @classmethod
+    def placed(cls, size: float, centres: dict) -> Geometry:
+        geo = cls.__new__(cls)
+        geo.size, geo.centres = size, centres
+        geo.height = 0.0
+        return geo
 
     def corners(self, sid: str, shrink: float = 1.0):
         return hexagon(self.centres[sid], self.size * shrink)
@@ -187,6 +197,51 @@ def draw_board(draw, view, geo: Geometry, colours, names):
             draw_toll(draw, geo, b["a"], b["b"])
         elif b["kind"] == "hostile":
             draw_hostile(draw, geo, b["a"], b["b"])
+
+
+def paste_board(img, view, geo: Geometry, colours, names) -> None:
+    """draw_board through a cache: the board without highlights is drawn once per board and pasted; the
+    patches around highlighted spaces are then drawn afresh (every space and border near enough to reach
+    them, in draw_board's order, at the same coordinates) and pasted over it, so the pixels are those
+    draw_board would draw."""
+    spaces = tuple((sp["id"], sp["q"], sp["r"], sp["tile"], sp["type"], sp.get("gems")) for sp in view["spaces"])
+    borders = tuple((b["a"], b["b"], b["kind"]) for b in view["borders"])
+    layer = board_layer(spaces, borders, geo.size, tuple(geo.centres.items()))
+    img.paste(layer, (0, 0))
+    lit = [sid for sid in (view.get("last") or {}).get("spaces") or [] if sid in geo.centres]
+    if not lit:
+        return
+    reach = int(geo.size) + 6
+    near = {s for s, (x, y) in geo.centres.items()
+            if any(math.hypot(x - geo.centres[t][0], y - geo.centres[t][1]) <= 3.5 * geo.size for t in lit)}
+    patch_view = {
+        "spaces": [sp for sp in view["spaces"] if sp["id"] in near],
+        "borders": [b for b in view["borders"] if b["a"] in near and b["b"] in near],
+        "last": {"spaces": lit},
+    }
+    scratch, draw = canvas(*layer.size)
+    draw_board(draw, patch_view, geo, colours, names)
+    for sid in lit:
+        cx, cy = geo.centres[sid]
+        box = (int(cx) - reach, int(cy) - reach, int(cx) + reach + 1, int(cy) + reach + 1)
+        img.paste(scratch.crop(box), box[:2])
+
+
+@lru_cache(maxsize=8)   # a board is ~2 MB; a table keeps its board all game
+def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple) -> Image.Image:
+    """The board with no space highlighted, on a strip of background from the top of the image to a little
+    below the board (panels draw over that margin later, as they did over the board's edge)."""
+    geo = Geometry.placed(size, dict(centres))
+    view = {
+        "spaces": [{"id": i, "q": q, "r": r, "tile": t, "type": k, **({} if g is None else {"gems": g})}
+                   for i, q, r, t, k, g in spaces],
+        "borders": [{"a": a, "b": b, "kind": k} for a, b, k in borders],
+        "last": {},
+    }
+    bottom = max(y for _, y in geo.centres.values()) + 2 * size
+    img, draw = canvas(WIDTH, int(bottom))
+    draw_board(draw, view, geo, {}, {})
+    return img
 
 
 def draw_symbol(draw, sp, centre, size, ground):
@@ -474,19 +529,26 @@ def draw_legend(draw, top) -> int:
 @register("wurrm")
 def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     colours = colours_for(view["seats"])
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     geo = Geometry(view["spaces"], MARGIN, BANNER_H + 10, WIDTH - 2 * MARGIN, 560)
     board_bottom = BANNER_H + 10 + geo.height + 8
-    # Lay out the panels on a scratch canvas first to learn the height, then draw for real.
-    height = layout_panels(scratch, view, names, colours, board_bottom, viewer) + MARGIN
-    img, draw = canvas(WIDTH, int(height))
-    text, colour = banner_text(view, names)
-    banner(draw, WIDTH, text, colour, height=BANNER_H)
-    draw_board(draw, view, geo, colours, names)
-    draw_options(draw, view, geo)
-    draw_avatars(draw, view, geo, colours)
-    layout_panels(draw, view, names, colours, board_bottom, viewer)
-    return img
+    # One pass: draw on a canvas tall enough for the largest panels, then keep what the panels used.
+    room = int(board_bottom) + PANELS_MAX + MARGIN
+    while True:
+        img, draw = canvas(WIDTH, room)
+        paste_board(img, view, geo, colours, names)   # first: its layer starts at the top of the image
+        text, colour = banner_text(view, names)
+        banner(draw, WIDTH, text, colour, height=BANNER_H)
+        draw_options(draw, view, geo)
+        draw_avatars(draw, view, geo, colours)
+        height = int(layout_panels(draw, view, names, colours, board_bottom, viewer) + MARGIN)
+        if height <= room:
+            return img.crop((0, 0, WIDTH, height))
+        room = height  # panels taller than foreseen: draw again on a canvas that fits
+
+
+# The most the panels under the board can take: legend, three status lines and a petition, then the dice and
+# three rows of players (or the scores of six players).
+PANELS_MAX = 34 + 4 + 3 * 26 + 6 + 58 + max(8 + 34 + 6 * 38, 8 + 36 + 64 + 34 + 6 + 34 + 3 * 46)
 
 
 def layout_panels(draw, view, names, colours, top, viewer) -> int:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from engine import GAMES
 
+from . import commands as game_commands
 from .replies import Private, Reply, User, Where
 from .service import TableService, describe_settings, parse_option
 from .store import StoreError
@@ -47,6 +48,12 @@ HELP = """Commands (as in Discord):
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
   /notify direct_messages:on|off
   /wait hours:<N>                            let time pass (reminders and deadlines fire)
+  Each game's own commands, as in Discord (type /<game> alone to list them):
+    /wassamasaw take die:<die> [cell:<cell>]     /wagara play card:<n> | /wagara move action:<text>
+    /mywuxing reveal | play card:<card> [target:<who>] | react answer:<text>
+    /seikatsu place tile:<tile> space:<space> | fountain corner:<3 spaces> card:<card> [put_back:<text>]
+    /wurrm place space:<s> | lucky number:<n> | wish number:<n> | reroll [dice:<1 3 5>] | stop
+           | move path:<e ne ...> | bump direction:<d> | attack player:<user> | answer choice:<text>
   /help | /quit"""
 
 
@@ -132,6 +139,12 @@ class Console:
         top = words[0] if words else ""
         if top in TOP_LEVEL:
             return await getattr(self, "cmd_" + top[1:])(user, where, options)
+        if top[1:] in game_commands.COMMANDS:          # a game's own command, as in Discord
+            game = top[1:]
+            if len(words) < 2:
+                return Reply.fail(user.id, f"/{game} commands: " + ", ".join(
+                    game_commands.usage(game, c) for c in game_commands.COMMANDS[game]))
+            return await game_commands.run(svc, where, user, game, words[1], options)
         if top != "/game" or len(words) < 2:
             return Reply.fail(user.id, "Unknown command. Try `/help`.")
         sub = words[1]

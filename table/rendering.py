@@ -30,8 +30,12 @@ _size = 0
 
 
 def _warm() -> None:
-    """Load fonts and game data once per worker, so its first image is as fast as the rest."""
+    """Load fonts and game data once per worker, so its first image is as fast as the rest; and yield the
+    processor to the bot itself, so saving and answering a move never waits behind drawing."""
     import render  # noqa: F401
+
+    if hasattr(os, "nice"):
+        os.nice(5)
 
 
 def start(processes: int | None = None) -> None:

@@ -1,4 +1,7 @@
-"""Small helpers shared by the tests: a clock to move by hand, and the message answering an interaction."""
+"""Small helpers shared by the tests: a clock to move by hand, the message answering an interaction, and
+starting a game at the table service."""
+
+from table import Where
 
 
 class Clock:
@@ -22,3 +25,22 @@ async def answer(r):
         await r.wait_completed()
         return r.messages[-1]
     return r.message
+
+
+HERE = Where("chan", guild="g")
+
+
+async def started(svc, *users, game="pebbles", options=None, where=HERE):
+    """Open a table, seat ``users`` and start: the first user hosts."""
+    assert (await svc.open_table(where, users[0], game, options)).ok
+    for u in users[1:]:
+        assert (await svc.join(where, u)).ok
+    r = await svc.start(where, users[0])
+    assert r.ok, r.private
+    return r
+
+
+def err(reply) -> str:
+    """The private message of a refused reply."""
+    assert not reply.ok
+    return reply.private[0].text

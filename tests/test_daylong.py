@@ -10,7 +10,7 @@ from engine import GAMES
 from render import RENDERERS
 from table import Store, TableService, User, Where
 from table.records import effective_actions, rebuild
-from tests.support import Clock
+from tests.support import err, started
 
 HERE = Where("chan", guild="g")
 ALICE, BOB, CY = User("111", "Alice"), User("222", "Bob"), User("333", "Cy")
@@ -18,35 +18,9 @@ H = 3600
 
 
 
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store(tmp_path / "t.db").open()
-    yield s
-    await s.close()
 
 
-@pytest.fixture
-def clock():
-    return Clock()
 
-
-@pytest.fixture
-def svc(store, clock):
-    return TableService(store, clock=clock, render=False)
-
-
-async def started(svc, *users, game="pebbles", options=None):
-    assert (await svc.open_table(HERE, users[0], game, options)).ok
-    for u in users[1:]:
-        assert (await svc.join(HERE, u)).ok
-    r = await svc.start(HERE, users[0])
-    assert r.ok, r.private
-    return r
-
-
-def err(reply):
-    assert not reply.ok
-    return reply.private[0].text
 
 
 # ----- reminders and deadlines ---------------------------------------------------------------------------

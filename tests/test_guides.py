@@ -239,28 +239,30 @@ def test_S9_engine_hints_name_a_real_corner():
 
 
 async def test_D7_seikatsu_fountain_command_with_put_back_works_when_the_bag_is_empty():
-    from cogs.seikatsu import fountain_steps
+    from table.commands import seikatsu_fountain
     from tests.test_seikatsu import fountain_position
     G = GAMES["seikatsu"]
 
-    def legal_after_for(state):
-        async def legal_after(steps):
-            s = state
+    class Ctx:                                       # the command's view of the table: legal actions after steps
+        def __init__(self, state):
+            self.state = state
+
+        async def legal(self, steps=()):
+            s = self.state
             for step in steps:
                 s = G.apply(s, "ann", step)
             return G.legal_actions(s, "ann") if "ann" in G.to_act(s) else []
-        return legal_after
 
     empty = fountain_position()
     empty["bag"] = []
-    steps = await fountain_steps(legal_after_for(empty), "c5 d5 d6", "crane", "put back koi")
+    steps = await seikatsu_fountain(Ctx(empty), "c5 d5 d6", "crane", "put back koi")
     assert steps == ["fountain c5 d5 d6", "take crane card"]
     s = empty
     for step in steps:
         s = G.apply(s, "ann", step)
     assert G.to_act(s) == ["bob"] and s["cards"]["pink"] == ["crane"]
     full = fountain_position()
-    steps = await fountain_steps(legal_after_for(full), "c5 d5 d6", "crane", "put back koi")
+    steps = await seikatsu_fountain(Ctx(full), "c5 d5 d6", "crane", "put back koi")
     assert steps == ["fountain c5 d5 d6", "take crane card", "put back koi"]
 
 

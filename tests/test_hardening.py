@@ -19,7 +19,7 @@ from engine import GAMES
 from table import Store, TableService, User, Where
 from table.console import Console
 from table.store import StoreError, StoreFull
-from tests.support import Clock
+from tests.support import err, started
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Where("chan", guild="g")
@@ -27,35 +27,9 @@ ALICE, BOB, CY = User("111", "Alice"), User("222", "Bob"), User("333", "Cy")
 H = 3600
 
 
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store(tmp_path / "t.db").open()
-    yield s
-    await s.close()
 
 
-@pytest.fixture
-def clock():
-    return Clock()
 
-
-@pytest.fixture
-def svc(store, clock):
-    return TableService(store, clock=clock, render=False)
-
-
-async def started(svc, *users, game="pebbles", options=None):
-    assert (await svc.open_table(HERE, users[0], game, options)).ok
-    for u in users[1:]:
-        assert (await svc.join(HERE, u)).ok
-    r = await svc.start(HERE, users[0])
-    assert r.ok, r.private
-    return r
-
-
-def err(reply) -> str:
-    assert not reply.ok
-    return reply.private[0].text
 
 
 # ----- 2. a removed player cannot freeze a game ------------------------------------------------------------

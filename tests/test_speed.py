@@ -12,7 +12,6 @@ import random
 import signal
 import sqlite3
 
-import pytest
 from PIL import Image
 
 import tests.tinygame  # noqa: F401
@@ -27,12 +26,6 @@ from tests.support import Clock
 ALICE, BOB, CY = User("111", "Alice"), User("222", "Bob"), User("333", "Cy")
 H = 3600
 
-
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store(tmp_path / "t.db").open()
-    yield s
-    await s.close()
 
 
 async def play_out(svc, where, users, game="pebbles", bots=0, seed=0):

@@ -1,0 +1,94 @@
+"""Each game's own commands (table.commands) are the same in Discord and at the console (issue 14, item 4)."""
+
+import pytest
+
+from cogs.runner import TeahouseBot, cog_modules
+from engine import GAMES
+from table import Store, TableService
+from table.commands import COMMANDS
+from table.console import Console
+
+
+@pytest.fixture
+async def tree(tmp_path):
+    store = await Store(tmp_path / "t.db").open()
+    bot = TeahouseBot(store)
+    for name in cog_modules():
+        await bot.load_extension(name)
+    yield bot.tree
+    await bot.close()
+
+
+async def test_discord_offers_exactly_the_shared_game_commands(tree):
+    groups = {c.name: c for c in tree.get_commands() if c.name in COMMANDS}
+    assert set(groups) == set(COMMANDS)
+    for game, commands in COMMANDS.items():
+        subs = {c.name: c for c in groups[game].commands}
+        assert set(subs) == set(commands), game
+        for name, (_, params) in commands.items():
+            options = [(p.name, p.required) for p in subs[name].parameters]
+            assert options == [(p.rstrip("?"), not p.endswith("?")) for p in params], (game, name)
+
+
+async def console_game(tmp_path, game, players=("alice", "bob")):
+    out = []
+    store = await Store(tmp_path / "c.db").open()
+    console = Console(TableService(store, render=False), tmp_path, write=out.append)
+    await console.handle(f"{players[0]}@t /game new game:{game}")
+    for p in players[1:]:
+        await console.handle(f"{p}@t /game join")
+    await console.handle(f"{players[0]}@t /game start")
+    return store, console, out
+
+
+async def test_the_console_takes_a_die_and_places_it_in_one_command(tmp_path):
+    store, console, out = await console_game(tmp_path, "wassamasaw")
+    game = GAMES["wassamasaw"]
+    row = await store.open_game("t")
+    state = game.load(row.state)
+    seat = game.to_act(state)[0]
+    take = next(a for a in game.legal_actions(state, seat) if a.startswith("take "))
+    place = game.legal_actions(game.apply(state, seat, take), seat)[0]
+    await console.handle(f"{seat}@t /wassamasaw take die:{take[5:]} cell:{place.split()[-1]}")
+    log = await store.log(row.id)
+    assert [e.action for e in log[-2:]] == [take, place]
+    await store.close()
+
+
+async def test_the_console_refuses_another_games_command_and_shows_usage(tmp_path):
+    store, console, out = await console_game(tmp_path, "wagara")
+    await console.handle("alice@t /wurrm stop")
+    assert "The game here is Wagara, not WURRM World" in out[-1]
+    await console.handle("alice@t /wagara play")
+    assert "/wagara play card:…" in out[-1]
+    await console.handle("alice@t /wagara")
+    assert "/wagara move action:…" in out[-1]
+    await console.handle("alice@t /wagara play card:3")
+    row = await store.open_game("t")
+    assert [(e.seat, e.action) for e in await store.log(row.id)][-1] == ("alice", "play 3")
+    assert not any("play 3" in line for line in out[-3:])        # a secret pick is never shown
+    await store.close()
+
+
+async def test_the_console_walks_a_whole_wurrm_path(tmp_path):
+    store, console, out = await console_game(tmp_path, "wurrm")
+    game = GAMES["wurrm"]
+    for _ in range(400):                      # play by the engine's suggestions until someone may move
+        row = await store.open_game("t")
+        state = game.load(row.state)
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        moves = [a for a in legal if a.startswith("move ")]
+        if moves:
+            first = moves[0]
+            after = game.legal_actions(game.apply(state, seat, first), seat)
+            second = next((a for a in after if a.startswith("move ")), None)
+            path = first[5:] + (f" {second[5:]}" if second else "")
+            await console.handle(f"{seat}@t /wurrm move path:{path}")
+            log = [e.action for e in await store.log(row.id)]
+            assert log[-1 - bool(second):] == [first] + ([second] if second else []), out[-3:]
+            break
+        await console.handle(f"{seat}@t /game move action:{game.bot_actions(state, seat)[0]}")
+    else:
+        pytest.fail("nobody could move")
+    await store.close()

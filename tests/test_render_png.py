@@ -1,0 +1,127 @@
+"""Every renderer's PNG output: a valid PNG of the drawn size, and the palette conversion (render.common.to_png)
+keeps the player colours exactly, pixel for pixel. No timings here: speed is measured by bench/render.py."""
+
+import io
+import random
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from engine import GAMES
+from render import RENDERERS, render_png
+from render.common import PLAYER_COLOURS, PRIORITY_COLOURS, exact_palette, font, to_png
+from render.seikatsu import PAGODA_COLOURS
+
+# The colours that tell players apart: seats in order, or Seikatsu's pagodas.
+PLAYERS = {"seikatsu": list(PAGODA_COLOURS.values())}
+NAMES = {str(100 + i): n for i, n in enumerate(["Ann", "Bartholomew the Long-Named", "Cy", "Dee", "Éloïse", "Fu",
+                                                 "Gao", "Hana"])}
+
+
+def positions(key: str, n: int, seed: int) -> list[dict]:
+    """Start, middle and end of a seeded random game."""
+    game = GAMES[key]
+    rnd = random.Random(seed)
+    state = game.new([str(100 + i) for i in range(n)], seed)
+    states = [state]
+    while game.result(state) is None and len(states) < 5000:
+        seat = rnd.choice(game.to_act(state))
+        state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+        states.append(state)
+    return [states[0], states[len(states) // 2], states[-1]]
+
+
+def where(img: Image.Image, colour) -> Image.Image:
+    """A mask (mode L, 255) of the pixels of ``img`` that are exactly ``colour``."""
+    diff = ImageChops.difference(img, Image.new("RGB", img.size, colour)).split()
+    most = ImageChops.lighter(ImageChops.lighter(diff[0], diff[1]), diff[2])
+    return most.point(lambda v: 255 if v == 0 else 0)
+
+
+def changed(a: Image.Image, b: Image.Image) -> Image.Image:
+    """A mask (mode L, nonzero) of the pixels where ``a`` and ``b`` differ in any channel."""
+    diff = ImageChops.difference(a, b).split()
+    return ImageChops.lighter(ImageChops.lighter(diff[0], diff[1]), diff[2]).point(lambda v: 255 if v else 0)
+
+
+def check_png(drawn: Image.Image, png: bytes, players=PLAYER_COLOURS) -> set:
+    """Checks the PNG against the image it was made from; returns the player colours it checked."""
+    with Image.open(io.BytesIO(png)) as probe:
+        probe.verify()
+    decoded = Image.open(io.BytesIO(png))
+    decoded.load()
+    assert decoded.format == "PNG"
+    assert decoded.size == drawn.size
+    assert decoded.mode in ("P", "RGB")
+    out = decoded.convert("RGB")
+    held = {rgb for _, rgb in drawn.getcolors(1 << 24)}
+    moved = changed(drawn, out)
+    checked = {tuple(c) for c in players if tuple(c) in held}
+    for colour in checked:   # every pixel of a player colour comes through unchanged
+        assert ImageChops.multiply(moved, where(drawn, colour)).getbbox() is None, colour
+    if decoded.mode == "P":
+        palette = decoded.getpalette()
+        entries = {tuple(palette[i:i + 3]) for i in range(0, len(palette), 3)}
+        assert checked <= entries
+        assert {c for c in PRIORITY_COLOURS if c in held} <= entries
+    return checked
+
+
+@pytest.mark.parametrize("key", sorted(RENDERERS))
+def test_png_is_valid_of_the_drawn_size_and_keeps_player_colours(key):
+    game = GAMES[key]
+    players = PLAYERS.get(key, PLAYER_COLOURS)
+    checked = set()
+    for n in sorted({2, game.max_players}):
+        for state in positions(key, n, seed=n):
+            for viewer in (None, state["seats"][-1]):
+                view = game.view(state, viewer)
+                drawn = RENDERERS[key](view, NAMES, viewer)
+                png = render_png(key, view, NAMES, viewer)
+                assert png == to_png(drawn)
+                checked |= check_png(drawn, png, players)
+    assert len(checked) >= 2   # the images do show player colours, so the check above bit
+
+
+def test_close_colours_and_antialiased_text_keep_player_colours_exact():
+    """The hard case for a palette: thousands of colours, some one level away from a player colour."""
+    img = Image.new("RGB", (600, 300), (246, 241, 230))
+    draw = ImageDraw.Draw(img)
+    for i in range(300):   # a ramp of 1,800 colours, many close to the player colours
+        for j, base in enumerate(PLAYER_COLOURS[:6]):
+            draw.line([(i * 2, j * 30), (i * 2, j * 30 + 28)],
+                      fill=tuple(min(255, c + (i % 7) - 3 + i // 60) for c in base))
+    for j, colour in enumerate(PLAYER_COLOURS):
+        draw.rectangle([20 + j * 70, 200, 70 + j * 70, 240], fill=colour)
+        draw.text((22 + j * 70, 250), "Ab1", font=font(22), fill=colour)
+    assert len(img.getcolors(1 << 24)) > 256
+    check_png(img, to_png(img))
+
+
+def test_exact_palette_entries_map_to_themselves():
+    colours = [(r, g, b) for r in range(0, 256, 3) for g in (0, 1, 2, 100, 101) for b in (7, 8, 200)]
+    chosen = exact_palette(colours)
+    assert 0 < len(chosen) <= 256 and len(set(chosen)) == len(chosen)
+    img = Image.new("RGB", (len(chosen), 1))
+    img.putdata(chosen)
+    holder = Image.new("P", (1, 1))
+    holder.putpalette([v for c in chosen for v in c])
+    assert list(img.quantize(palette=holder, dither=Image.Dither.NONE).convert("RGB").getdata()) == chosen
+
+
+def test_images_with_too_many_colours_stay_rgb():
+    img = Image.new("RGB", (300, 300))
+    img.putdata([(i % 256, (i // 256) % 256, i // 65536 * 60) for i in range(300 * 300)])   # 90,000 colours
+    with Image.open(io.BytesIO(to_png(img))) as out:
+        assert out.mode == "RGB" and out.convert("RGB").tobytes() == img.tobytes()
+
+
+def test_few_but_close_colours_keep_the_player_colour():
+    """Under 256 colours, but one a level away from a player colour and in its lookup cell, nearer the cell's
+    corner (Pillow would map the player colour to it): the player colour still comes through exactly."""
+    player = PLAYER_COLOURS[1]   # (213, 94, 0): cell corner (212, 92, 0)
+    near = (212, 93, 0)
+    img = Image.new("RGB", (40, 20), player)
+    img.paste(near, (0, 0, 40, 15))   # the near colour is the more frequent
+    out = Image.open(io.BytesIO(to_png(img))).convert("RGB")
+    assert out.getpixel((5, 18)) == player

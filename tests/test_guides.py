@@ -223,6 +223,7 @@ def test_seikatsu_guide_fountain_example_is_a_real_corner_and_rows_are_explained
     assert ["a1", "b2", "c3", "e4", "f4", "g4"] in ROWS["green"]
     assert "for blue the columns a–g" in text and ["c1", "c2", "c3", "c4", "c5", "c6"] in ROWS["blue"]
     assert "team of two at four players, sharing one score" in text                         # S3
+    assert len((__import__("pathlib").Path("data/rules/seikatsu.md")).read_text(encoding="utf-8")) <= 2000
 
 
 def test_S9_engine_hints_name_a_real_corner():

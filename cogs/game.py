@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from engine import GAMES
 from table import Private, Reply, TableService, User, Where
-from table.replies import name_seats
+from table.replies import name_seats, pages
 from table.store import StoreError
 
 from . import ui
@@ -309,7 +309,10 @@ class GameCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
         text = self.service.rules(game.value) or "No guide for that game yet."
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        first, *rest = pages(text)                      # several messages of at most 2000, cut at paragraphs
+        await interaction.response.send_message(first, ephemeral=True)
+        for page in rest:
+            await interaction.followup.send(page, ephemeral=True)
 
     @game.command(name="undo", description="Take back your last move (before anyone else acts; not after "
                                            "dice, draws or secrets)")

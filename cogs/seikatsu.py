@@ -39,7 +39,7 @@ class SeikatsuCog(commands.Cog):
 
     @seikatsu.command(name="fountain", description="Yarimizu: place a fountain, take a garden card, "
                                                    "put back tiles")
-    @app_commands.describe(corner="Three spaces that meet, e.g. c3 c4 d4", card="The garden card to take",
+    @app_commands.describe(corner="Three spaces that meet, e.g. b3 c3 c4", card="The garden card to take",
                            put_back="keep hand, put back <tile> or put back both")
     async def fountain(self, interaction: discord.Interaction, corner: str, card: str,
                        put_back: str | None = None):

@@ -120,7 +120,8 @@ def content_of(reply: Reply) -> str:
 def file_of(picture) -> discord.File | None:
     if picture is None:
         return None
-    return discord.File(io.BytesIO(picture.data), filename=picture.filename)
+    return discord.File(io.BytesIO(picture.data), filename=picture.filename,
+                        description=getattr(picture, "alt", "") or None)       # alt text (#16)
 
 
 # ----- grouping a seat's actions into one or two clicks ------------------------------------------------------

@@ -105,10 +105,22 @@ class Game:
         raise NotImplementedError
 
     def result(self, state: State) -> dict | None:
+        """None while the game goes on; then ``{"winners": [seats], "scores": {seat: number}, ...}``. Optional
+        keys the table shows when present: ``ranking`` (every seat, best first, when the order is not simply
+        by score), ``score_text`` ({seat: words} shown instead of the bare score), ``teams`` (lists of seats
+        sharing a score: a team win reads as one) and ``note`` (one sentence on how the winner was decided)."""
         raise NotImplementedError
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return f"{seat}: {action}"
+
+    def summary(self, view: dict) -> str:
+        """One or two sentences in words about a *public* view (``view(state, None)``), for an image's alt text
+        (#16): what just happened, the scores, whose turn it is or who won. Never hands, seeds or deck order:
+        it is only ever given the spectators' view. This default says whose turn it is or who won."""
+        last = view.get("last")
+        text = last.get("text") if isinstance(last, dict) and isinstance(last.get("text"), str) else None
+        return summary_text(self.title, view, last=text)
 
     def time_limit(self, state: State) -> dict | None:
         """A time limit the rules put on the decision awaited now (a reaction window), as
@@ -199,3 +211,28 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.key}>"
+
+
+def summary_text(title: str, view: dict, *, last: str | None = None, scores: dict | None = None,
+                 extra: str | None = None) -> str:
+    """The sentences of ``Game.summary``: '<title>. <last>. <extra>. Scores: a 3, b 2. b to play.'"""
+    parts = [f"{title}."]
+    for text in (last, extra):
+        if text:
+            parts.append(text.strip().rstrip(".") + ".")
+    if scores:
+        parts.append("Scores: " + ", ".join(f"{s} {n}" for s, n in scores.items()) + ".")
+    res = view.get("result")
+    to_act = view.get("to_act") or []
+    if isinstance(res, dict) and res.get("winners"):
+        winners = res["winners"]
+        teams = [t for t in res.get("teams") or [] if set(t) & set(winners)]
+        if len(teams) == 1 and sorted(teams[0]) == sorted(winners):
+            parts.append("Game over: team " + " and ".join(winners) + " wins.")
+        else:
+            parts.append("Game over: " + " and ".join(winners) + (" wins." if len(winners) == 1 else " share the win."))
+    elif view.get("over") or view.get("phase") == "over":
+        parts.append("Game over.")
+    elif to_act:
+        parts.append(f"{', '.join(to_act)} to {'play' if len(to_act) == 1 else 'choose'}.")
+    return " ".join(parts)

@@ -51,6 +51,10 @@ Decisions beyond RULES.md (a player of the physical game would expect these; eac
   reveals too, like Think's choices, so both cards meet the Universe together.
 * M11 Scores are the cards a player holds (deck and hand); the Void and the pot belong to nobody. Ties are
   shared (X9: no tie-breaker).
+* M12 A lone ``counter with dragon`` is offered only while it may still be matched: a Dragon is already
+  pledged, or another player may still answer.
+* M13 ``reaction_time`` defaults to 86400 seconds (a day), for tables that play across a day; shorter
+  choices suit live play. ``power_cards: on`` with Learn is refused when the game is created.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import register
-from .core import Game, IllegalAction
+from .core import Game, IllegalAction, summary_text
 from .elements import ELEMENTS, destroys, feeds, relation
 from .rng import Rng
 
@@ -102,10 +106,20 @@ class MyWuXing(Game):
     title = "MyWuXing"
     min_players = 2
     max_players = 8
+    # M13: the reaction window lasts a day by default (tables play across a day); shorter ones for live play
     options = {"version": "learn", "think_option": 1, "power_cards": "off", "end": "count",
-               "reaction_time": 30}
+               "reaction_time": 86400}
     option_choices = {"version": ["learn", "think"], "think_option": [1, 2, 3], "power_cards": ["off", "on"],
-                      "end": ["count", "recycle"], "reaction_time": [10, 15, 20, 30, 45, 60, 90, 120]}
+                      "end": ["count", "recycle"],
+                      "reaction_time": [10, 15, 20, 30, 45, 60, 90, 120, 300, 3600, 43200, 86400]}
+
+    def check_options(self, options):
+        """X8: Power Card Activation is a Think WuXing option; asking for it with Learn is refused."""
+        merged = super().check_options(options)
+        if merged["power_cards"] == "on" and merged["version"] != "think":
+            raise IllegalAction("Power cards (power_cards: on) are played only in Think WuXing: set version "
+                                "to think, or power_cards to off.")
+        return merged
 
     # ----- setting up ------------------------------------------------------------------------------------
     def setup(self, state, rng):
@@ -275,11 +289,20 @@ class MyWuXing(Game):
             return actions
         if "star" in hand:
             actions.append("counter with star")
-        if "dragon" in hand:
+        if "dragon" in hand and self._dragon_may_be_matched(state, seat):
             actions.append("counter with dragon")
+        if "dragon" in hand:
             if hand.count("dragon") >= 2 and not state["window"]["dragons"]:
                 actions.append("counter with 2 dragons")
         return actions
+
+    @staticmethod
+    def _dragon_may_be_matched(state, seat) -> bool:
+        """M12 (X8: two Dragons cancel a Star): a lone Dragon counters only with a second one, so it is offered
+        when a Dragon is already pledged or someone else may still answer; when ``seat`` is the last to answer
+        and nobody pledged one, it could never be matched and is not offered (public facts only)."""
+        window = state["window"]
+        return bool(window["dragons"]) or any(s != seat and s not in window["answered"] for s in window["members"])
 
     def _target_actions(self, state):
         lead = state["lead"]
@@ -401,6 +424,9 @@ class MyWuXing(Game):
             return f"Choose a card from your hand: '{self._choice_verb(state)} <card>'."
         if phase == "react":
             return "Answer 'pass', or 'activate star' if you hold a Destructive Star."
+        if action == "counter with dragon" and state["window"] and not state["window"]["dragons"]:
+            return ("Nobody else can still add a second Dragon, and one Dragon alone does not cancel the Star: "
+                    "answer 'pass' (or 'counter with 2 dragons' if you hold two, or 'counter with star').")
         return ("Answer 'pass', or counter the Star: 'counter with star', 'counter with dragon' "
                 "(two Dragons are needed) or 'counter with 2 dragons'.")
 
@@ -665,6 +691,15 @@ class MyWuXing(Game):
         self._end_hand(state, rng, record)
 
     # ----- the log ---------------------------------------------------------------------------------------
+    def summary(self, view: dict) -> str:
+        """Alt text (#16): the last hand's outcome, the cards each player holds, the Universe, pot and Void."""
+        last = (view.get("last_hand") or {}).get("text")
+        held = {s: f"{p['deck'] + p['hand']} cards" + (" (out)" if p["out"] else "")
+                for s, p in view["players"].items()}
+        extra = (f"Universe {view['universe']} cards, pot {len(view['pot'])}, Void {len(view['void'])}"
+                 + (f"; this hand {view['lead']} leads" if view.get("lead") and view["phase"] != "over" else ""))
+        return summary_text(self.title, view, last=last, scores=held, extra=extra)
+
     def describe(self, before, seat, action, after):
         phase = before["phase"]
         if phase == "target":

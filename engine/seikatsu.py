@@ -15,7 +15,7 @@ Names used in actions and views
   letter a–g from left to right (q = −3 … 3) and a number counted from the bottom of that column
   (column d holds d1–d7 around the centre pond d4, which is not a space). Every image prints the names on
   the empty spaces, whichever pagoda it is seen from.
-- A fountain's corner is named by its three spaces in alphabetical order: ``fountain c3 c4 d4``.
+- A fountain's corner is named by its three spaces in alphabetical order: ``fountain b3 c3 c4``.
 
 Actions (each one step; the same seat keeps acting through a fountain turn)
 - ``place <tile> <space>`` — ``place heron lily c3``, ``place koi e2`` (S5, S6)
@@ -73,7 +73,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import register
-from .core import Game, IllegalAction, State, lower
+from .core import Game, IllegalAction, State, lower, summary_text
 from .hexgrid import DIRECTIONS, spiral
 from .rng import Rng
 
@@ -355,7 +355,7 @@ class Seikatsu(Game):
             raise IllegalAction("Garden cards and putting tiles back come only after placing a fountain.")
         else:
             raise IllegalAction("Place a tile, e.g. 'place heron lily c3'"
-                                + (", or a fountain, e.g. 'fountain c3 c4 d4'." if self.fountains_open(state)
+                                + (", or a fountain, e.g. 'fountain b3 c3 c4'." if self.fountains_open(state)
                                    else "."))
 
     def _place(self, state: State, seat: str, words: list[str], rng: Rng) -> None:
@@ -407,7 +407,7 @@ class Seikatsu(Game):
         if state["fountains_left"][colour] <= 0:
             raise IllegalAction("You have placed both your fountains.")
         if len(words) != 4:
-            raise IllegalAction("Name the three spaces around the corner, e.g. 'fountain c3 c4 d4'.")
+            raise IllegalAction("Name the three spaces around the corner, e.g. 'fountain b3 c3 c4'.")
         corner = tuple(sorted(words[1:]))
         unknown = [s for s in corner if s not in NEIGHBOURS]
         if unknown:
@@ -511,6 +511,8 @@ class Seikatsu(Game):
             "winners": [s for s in state["seats"] if final[pagodas[s]]["total"] == best],
             "scores": {s: final[pagodas[s]]["total"] for s in state["seats"]},
             "pagodas": dict(pagodas),
+            "teams": [[s for s in state["seats"] if pagodas[s] == c] for c in dict.fromkeys(pagodas.values())]
+            if len(state["seats"]) == 4 else [],
             "breakdown": {c: {k: f[k] for k in ("birds", "flowers", "fountains", "total")}
                           for c, f in final.items()},
         }
@@ -569,6 +571,16 @@ class Seikatsu(Game):
         if last is None or "spaces" not in last:
             return None if last is None else dict(last)
         return dict(last, cells=[list(CELL[s]) for s in last["spaces"]])
+
+    def summary(self, view: dict) -> str:
+        """Alt text (#16): the last action (placed tiles are public), the scores so far, whose turn."""
+        last = view.get("last")
+        text = None
+        if last and last.get("seat") and last.get("action") in ("place", "fountain", "card", "putback"):
+            text = self.describe({}, last["seat"], "", {"last": last, "phase": "place"})
+        scores = {s: view["scores"][s]["total"] for s in view["seats"]}
+        return summary_text(self.title, view, last=text, scores=scores,
+                            extra=f"{len(view['board'])} of 36 spaces filled")
 
     # ----- the log ----------------------------------------------------------------------------------------
     def describe(self, before: State, seat: str, action: str, after: State) -> str:

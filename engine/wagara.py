@@ -1,4 +1,4 @@
-"""Wagara: canoes on a flowing river, gems carried to the beach (rulebook 001, RULES.md §2, G1–G8).
+"""Wagara: canoes on a flowing river, gems carried to the beach (rulebook 001, RULES.md §2, G1–G10).
 
 Every round each player secretly chooses a paddle card (1–6 or the Cloud). Then, from the buoy holder
 clockwise, each reveals it and acts: the Cloud moves the weather marker, a number n gives each of that
@@ -35,7 +35,10 @@ Decisions this module makes where RULES.md and the rulebook are silent:
   the loading and unloading happen at one place and count as the start of the move.
 - Only positions with a deposit (3–7) allow loading and unloading.
 - Landing is ``land``: the canoe paddles upstream all the way to the beach. ``up <k>`` must stop on the
-  river (k less than the position). A canoe can land empty.
+  river (k less than the position). A canoe carrying a gem may land with points left (they are lost); an
+  empty canoe lands only with its last point (G10).
+- G9: a gem one of a player's canoes unloaded this turn may not be loaded by the other. Gems of a colour at
+  a deposit look alike, so the other canoe may still load as many of that colour as lay there besides.
 - Stealing ends a canoe's move: the canoe must arrive empty (it may unload before paddling, G4) and does
   nothing after the theft. It needs at least one step upstream and the victim must be on the final
   position (never one passed over).
@@ -56,7 +59,7 @@ import re
 from dataclasses import dataclass
 
 from . import register
-from .core import Game, IllegalAction, State, lower, read_number
+from .core import Game, IllegalAction, State, lower, read_number, summary_text
 from .rng import Rng
 
 COLOURS = ["violet", "white", "yellow", "blue", "red"]
@@ -276,8 +279,15 @@ class Wagara(Game):
         qualified = [s for s in state["seats"] if qualifies(cols[s])]
         best = max((scores[s], values[s]) for s in qualified)
         winners = [s for s in qualified if (scores[s], values[s]) == best]
+        # G7: the qualifying players first (most gems, then value), then the others: a player with more gems
+        # who did not qualify still ranks below every qualifier
+        ranking = sorted(state["seats"], key=lambda s: (s not in qualified, -scores[s], -values[s]))
+        score_text = {s: f"{scores[s]} gem{'s' if scores[s] != 1 else ''} (value {values[s]})"
+                      + ("" if s in qualified else ", not qualified") for s in state["seats"]}
         return {"winners": winners, "scores": scores, "values": values, "qualified": qualified,
-                "collections": {s: dict(cols[s]) for s in state["seats"]}}
+                "collections": {s: dict(cols[s]) for s in state["seats"]}, "ranking": ranking,
+                "score_text": score_text,
+                "note": "Only players holding 5 colours, 4 of one colour or 7 gems could win (G7)."}
 
     def view(self, state: State, viewer: str | None) -> dict:
         seats = state["seats"]
@@ -313,6 +323,15 @@ class Wagara(Game):
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return " ".join(_event_text(e, after) for e in after["last"]["events"]) or f"{seat}: {action}"
+
+    def summary(self, view: dict) -> str:
+        """Alt text (#16): the last events, the round and weather, the gems collected, whose turn."""
+        last = " ".join(_event_text(e, view) for e in view["last"]["events"]
+                        if e["type"] not in ("choose", "round", "game_over"))
+        gems = {s: sum(view["collections"][s].values()) for s in view["seats"]}
+        scores = {s: f"{n} gem{'s' if n != 1 else ''}" for s, n in gems.items()}
+        extra = f"Round {view['round']}, weather {weather_text(view['weather'])}"
+        return summary_text(self.title, view, last=last, extra=extra, scores=scores)
 
     # ----- acting ------------------------------------------------------------------------------------------
     def play(self, state: State, seat: str, action: str) -> None:
@@ -389,7 +408,7 @@ class Wagara(Game):
         state["round_cards"][seat] = card
         state["actor"] = seat
         state["turn"] = {"seat": seat, "card": card, "moved": [], "launched": False, "recovered": False,
-                         "acted": False}
+                         "acted": False, "unloaded": []}
         events.append({"type": "reveal", "seat": seat, "card": card})
         mine = [state["canoes"][i] for i in self._canoe_indices(state, seat)]
         if all(c["where"] == "rapids" for c in mine) and not sum(state["collections"][seat].values()):
@@ -569,7 +588,7 @@ class Wagara(Game):
     def _launch_candidates(self, state: State, canoe: dict, n: int, exact: bool) -> list[Move]:
         out = []
         for q in range(1, min(n, RIVER_LENGTH) + 1):
-            for post, _ in _op_choices(q, None, state["sites"], n - q, exact):
+            for post, _ in _op_choices(q, None, self._loadable(state, canoe), n - q, exact):
                 out.append(Move(canoe["number"], "launch", q, (), post))
         return out
 
@@ -577,13 +596,13 @@ class Wagara(Game):
         """Moves of a canoe on the river spending exactly ``n`` points, and landings (``exact``); or every
         move spending at most ``n``."""
         p, number = canoe["position"], canoe["number"]
-        sites = state["sites"]
+        sites = self._loadable(state, canoe)
         out = []
         for pre, gem in _op_choices(p, canoe["gem"], sites, n, False):
             base = 2 * len(pre)
             if pre and (base == n or not exact):
                 out.append(Move(number, "stay", 0, pre))
-            if base + p <= n:
+            if base + p == n or (gem is not None and base + p < n):           # G10
                 out.append(Move(number, "land", 0, pre))
             for kind, sign, limit in (("up", -1, p - 1), ("down", 1, RIVER_LENGTH - p)):
                 for k in range(1, min(limit, n - base) + 1):
@@ -593,6 +612,26 @@ class Wagara(Game):
                     if kind == "up" and gem is None and (rest == 0 or not exact):
                         out += [Move(number, kind, k, pre, (), steal) for steal in self._steal_targets(state, canoe, q)]
         return out
+
+    def _barred(self, state: State, canoe: dict) -> dict:
+        """G9: the gems the owner's other canoes unloaded this turn, {deposit: {colour: count}}: this canoe may
+        not load them. Gems of one colour at one deposit look alike, so it may still load as many of that
+        colour as lay there besides."""
+        barred: dict = {}
+        turn = state["turn"]
+        if turn is None:
+            return barred
+        for u in turn.get("unloaded", []):
+            if u["canoe"] != canoe["number"]:
+                site = barred.setdefault(u["site"], {})
+                site[u["gem"]] = site.get(u["gem"], 0) + 1
+        return barred
+
+    def _loadable(self, state: State, canoe: dict) -> dict:
+        """The deposits as ``canoe`` may load from them this turn (G9: without the other canoe's unloads)."""
+        barred = self._barred(state, canoe)
+        return {site: {c: n - barred.get(site, {}).get(c, 0) for c, n in counts.items()}
+                for site, counts in state["sites"].items()}
 
     def _steal_targets(self, state: State, canoe: dict, q: int) -> list[tuple]:
         owners: dict[str, list[str]] = {}
@@ -652,7 +691,8 @@ class Wagara(Game):
                 raise IllegalAction(f"Your canoe {number} is already on the river.")
             start, gem = canoe["position"], canoe["gem"]
         sites = {site: dict(counts) for site, counts in state["sites"].items()}
-        gem = _do_ops(move.pre, start, gem, sites, number)
+        barred = self._barred(state, canoe)
+        gem = _do_ops(move.pre, start, gem, sites, number, barred)
         end = start
         if move.kind == "up":
             if move.steps >= start:
@@ -666,13 +706,16 @@ class Wagara(Game):
         elif move.kind == "land":
             end = 0
         gem_after_pre = gem
-        gem = _do_ops(move.post, end, gem, sites, number)
+        gem = _do_ops(move.post, end, gem, sites, number, barred)
         victim = None
         if move.steal:
             victim = self._check_steal(state, canoe, move, end, gem_after_pre)
         cost = move.cost(start)
         if move.kind == "land" and cost > n:
             raise IllegalAction(f"Landing from position {start} costs {cost} points; your card gives {n}.")
+        if move.kind == "land" and gem is None and cost < n:                                      # G10
+            raise IllegalAction(f"An empty canoe may land only with its last point (landing here costs {cost} of "
+                                f"your {n}); only a canoe carrying a gem lands with points left.")
         if cost > n:
             raise IllegalAction(f"That move costs {cost} points; your card gives {n}.")
         return {"start": start, "end": end, "cost": cost, "gem": gem, "victim": victim}
@@ -717,6 +760,8 @@ class Wagara(Game):
                 if op == UNLOAD:
                     sites[site][gem] += 1
                     event[key].append({"op": "unload", "gem": gem, "site": site})
+                    state["turn"].setdefault("unloaded", []).append(
+                        {"canoe": canoe["number"], "site": site, "gem": gem})                     # for G9
                     gem = None
                 else:
                     sites[site][op[1]] -= 1
@@ -760,8 +805,9 @@ def _op_choices(position: int, gem, sites: dict, points: int, exact: bool):
                 yield (UNLOAD, ("load", c)), c
 
 
-def _do_ops(ops: tuple, position: int, gem, sites: dict, number: int):
-    """Check and apply loading/unloading at ``position`` on a scratch copy of the deposits."""
+def _do_ops(ops: tuple, position: int, gem, sites: dict, number: int, barred: dict | None = None):
+    """Check and apply loading/unloading at ``position`` on a scratch copy of the deposits. ``barred``: gems
+    the player's other canoe unloaded this turn, which this one may not load (G9)."""
     if not ops:
         return gem
     site = SITE_AT.get(position)
@@ -785,6 +831,9 @@ def _do_ops(ops: tuple, position: int, gem, sites: dict, number: int):
                 raise IllegalAction(f"After unloading {colour}, reload a different colour (or not at all).")
             if not sites[site][colour]:
                 raise IllegalAction(f"There is no {colour} gem at the {site} deposit (position {position}).")
+            if sites[site][colour] <= (barred or {}).get(site, {}).get(colour, 0):
+                raise IllegalAction(f"Your other canoe unloaded that {colour} gem this turn: gems may not pass "
+                                    "between your two canoes in one turn.")
             sites[site][colour] -= 1
             gem = colour
     return gem

@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 
 from . import register
-from .core import Game, IllegalAction, State, lower, read_number
+from .core import Game, IllegalAction, State, lower, read_number, summary_text
 from .elements import ELEMENTS, FED_BY
 from .rng import Rng
 
@@ -286,6 +286,13 @@ class Wassamasaw(Game):
 
     def resample(self, state: State, seat: str | None, rng: Rng) -> None:
         """Nothing is hidden but the dice still to be rolled, which live in the generator (reseeded)."""
+
+    def summary(self, view: dict) -> str:
+        """Alt text (#16): the last events, the round, the running scores (W6), whose turn."""
+        events = (view.get("last") or {}).get("events") or []
+        last = " ".join(_event_text(e) for e in events if e["kind"] != "end")
+        scores = {s: view["score"][s]["total"] for s in view["seats"]} if view.get("score") else None
+        return summary_text(self.title, view, last=last, scores=scores, extra=f"Round {view['round']}")
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return " ".join(_event_text(e) for e in after["last"]["events"])

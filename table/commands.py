@@ -129,8 +129,10 @@ async def seikatsu_place(ctx: Context, tile: str, space: str) -> Steps:
 
 
 async def seikatsu_fountain(ctx: Context, corner: str, card: str, put_back: str | None = None) -> Steps:
+    """The put-back is asked only while it is offered: with an empty bag the turn ends with the card (engine
+    D7), so a ``put_back`` given then is left out rather than refused."""
     steps = [f"fountain {clean(corner)}", f"take {clean(card).removesuffix(' card')} card"]
-    if put_back:
+    if put_back and "keep hand" in await ctx.legal(steps):
         steps.append(clean(put_back))
     return steps
 

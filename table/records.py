@@ -14,6 +14,7 @@ from PIL import Image
 
 from engine import Game
 
+from .replies import name_seats
 from .store import GameRow, LogEntry
 
 UNDO = "#undo"
@@ -97,7 +98,8 @@ def export(row: GameRow, game: Game, entries: list[LogEntry], ended: bool) -> di
         "log": [],
     }
     for e in entries:
-        item = {"seq": e.seq, "seat": e.seat, "name": names.get(e.seat, e.seat), "line": e.line, "at": e.at}
+        item = {"seq": e.seq, "seat": e.seat, "name": names.get(e.seat, e.seat), "line": name_seats(e.line, names),
+                "at": e.at}                                  # the line as players read it: names, not seat ids
         if ended:
             item["action"] = e.action
         data["log"].append(item)

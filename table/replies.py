@@ -28,6 +28,7 @@ class Picture:
     data: bytes | None = None
     make: Callable[[], bytes | None] | None = field(default=None, repr=False)
     job: tuple | None = field(default=None, repr=False)   # (game key, view, names, viewer): drawn by table.rendering
+    alt: str = ""       # the picture in words, for screen readers (Discord's attachment description), #16
 
 
 @dataclass
@@ -37,6 +38,46 @@ class Private:
     user: str
     text: str
     image: Picture | None = None
+
+
+def pages(text: str, limit: int = 2000) -> list[str]:
+    """``text`` cut into messages of at most ``limit`` characters (Discord's 2000), at paragraph boundaries
+    (blank lines) where possible, else at line ends, else anywhere."""
+    out: list[str] = []
+    current = ""
+    for para in text.strip().split("\n\n"):
+        for piece in _pieces(para, limit):
+            joined = f"{current}\n\n{piece}" if current else piece
+            if len(joined) <= limit:
+                current = joined
+            else:
+                out.append(current)
+                current = piece
+    if current or not out:
+        out.append(current)
+    return out
+
+
+def _pieces(para: str, limit: int) -> list[str]:
+    if len(para) <= limit:
+        return [para]
+    out, current = [], ""
+    for line in para.split("\n"):
+        while len(line) > limit:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) <= limit:
+            current = joined
+        else:
+            out.append(current)
+            current = line
+    if current:
+        out.append(current)
+    return out
 
 
 def name_seats(text: str, names: dict[str, str]) -> str:

@@ -103,7 +103,19 @@ class TableService:
         view = game.view(state, viewer)
         names = dict(row.names)
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
-        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", job=(row.game, view, names, viewer))
+        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", job=(row.game, view, names, viewer),
+                       alt=self.alt_text(row, game, view if viewer is None else game.view(state, None)))
+
+    @staticmethod
+    def alt_text(row: GameRow, game: Game, public_view: dict) -> str:
+        """An image's description in words (#16) from the game's summary of the public view, with names;
+        a generic line if the game cannot say more. Discord takes at most 1024 characters."""
+        try:
+            text = game.summary(public_view)
+        except Exception:                      # a description must never stop the picture being sent
+            log.exception("summary of %s failed", row.game)
+            text = f"{game.title}: the table."
+        return name_seats(text, dict(row.names))[:1024]
 
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
@@ -119,13 +131,26 @@ class TableService:
         res = game.result(state)
         names = self.text_names(row)
         winners = [names.get(w, w) for w in res["winners"]]
-        scores = ", ".join(f"{names.get(s, s)} {v}" for s, v in
-                           sorted(res["scores"].items(), key=lambda kv: -kv[1]))
-        if len(winners) == 1:
+        order = res.get("ranking") or sorted(res["scores"], key=lambda s: -res["scores"][s])
+        shown = res.get("score_text") or res["scores"]
+        scores = ", ".join(f"{names.get(s, s)} {shown[s]}" for s in order)
+        all_teams = [t for t in res.get("teams") or [] if t]
+        teams = [t for t in all_teams if set(t) & set(res["winners"])]
+        if all_teams:                                                  # a team shares one score
+            ranked = sorted(all_teams, key=lambda t: order.index(t[0]))
+            scores = ", ".join(f"team {' and '.join(names.get(s, s) for s in t)} {shown[t[0]]}" for t in ranked)
+        if teams and sorted(s for t in teams for s in t) == sorted(res["winners"]):
+            winners = [" and ".join(names.get(s, s) for s in t) for t in teams]       # a team win is one win
+            if len(teams) == 1:
+                head = f"🏆 Team {winners[0]} wins!"
+            else:
+                head = "🏆 Shared victory: team " + " and team ".join(winners) + "!"
+        elif len(winners) == 1:
             head = f"🏆 {winners[0]} wins!"
         else:
             head = "🏆 Shared victory: " + " and ".join(winners) + "!"
-        return f"**Game over.** {head} Scores: {scores}."
+        note = f" {res['note']}" if res.get("note") else ""
+        return f"**Game over.** {head} Scores: {scores}.{note}"
 
     def _waiting_text(self, row: GameRow, acting: list[str]) -> str:
         names = self.text_names(row)
@@ -486,7 +511,7 @@ class TableService:
             tail = self._waiting_text(row, reply.turn.to_act)
             limit = game.time_limit(state)
             if limit:
-                tail += f" ⏱ {limit['seconds']} seconds to answer; silence counts as '{limit['action']}'."
+                tail += f" ⏱ {seconds_text(limit['seconds'])} to answer; silence counts as '{limit['action']}'."
         # every line while they fit a message (computers' runs are already summarised); past that, the latest
         shown, size = [], len(tail)
         for line in reversed(lines):
@@ -578,9 +603,11 @@ class TableService:
         actions = game.legal_actions(state, user.id) if user.id in game.to_act(state) else []
         if actions:
             text += "\nYour choices: " + "; ".join(actions[:40]) + (" …" if len(actions) > 40 else "")
-        hidden = {k: v for k, v in view.items() if k in ("hand", "my_choice", "choice", "my_bid", "secret")}
+        # only values that mean something now (never "my_choice: None"), in words (#16)
+        hidden = [f"{words}: {_show(view[k])}" for k, words in PRIVATE_WORDS.items()
+                  if view.get(k) not in (None, [], "", {})]
         if hidden:
-            text += "\n" + ", ".join(f"{k}: {_show(v)}" for k, v in hidden.items())
+            text += "\n" + "\n".join(hidden)
         return Reply(game_id=row.id, version=row.version, status=row.status,
                      private=[Private(user.id, text, self._image(row, game, state, user.id))])
 
@@ -970,7 +997,8 @@ class TableService:
         moves = len(effective_actions(entries))
         return Reply(game_id=row.id, private=[Private(
             user.id, f"{game.title}: the whole game, {moves} moves.",
-            Picture(f"{row.game}-{row.id}-replay.gif", data=data))])
+            Picture(f"{row.game}-{row.id}-replay.gif", data=data,
+                    alt=f"An animated replay of this {game.title} game, {moves} moves."))])
 
     async def export(self, where: Where, user: User) -> Reply:
         async with self.store.snapshot():
@@ -1091,12 +1119,28 @@ def parse_option(default, text: str):
     return text
 
 
+PRIVATE_WORDS = {"hand": "Your hand", "my_choice": "Your choice this round", "choice": "Your choice",
+                 "my_bid": "Your bid", "secret": "Your secret"}
+
+
 def _show(value) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, list):
         return ", ".join(_show(v) for v in value)
     return str(value)
+
+
+def seconds_text(seconds: float) -> str:
+    """A rules time limit in words: '20 seconds', '5 minutes', '1 hour 30 minutes', '24 hours'."""
+    seconds = int(seconds)
+    if seconds < 120:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    hours, rest = divmod(seconds, 3600)
+    minutes = rest // 60
+    parts = ([f"{hours} hour{'s' if hours != 1 else ''}"] if hours else []) + \
+            ([f"{minutes} minute{'s' if minutes != 1 else ''}"] if minutes else [])
+    return " ".join(parts)
 
 
 def _duration(seconds: float) -> str:

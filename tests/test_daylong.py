@@ -264,7 +264,7 @@ async def test_export_hides_secrets_while_running_and_tells_all_after(svc):
     await svc.act(HERE, ALICE, "bid 3")
     data = json.loads((await svc.export(HERE, BOB)).private[0].image.data)
     assert "seed" not in data and all("action" not in e for e in data["log"])
-    assert data["log"][0]["line"] == "111 bids." and data["log"][0]["name"] == "Alice"
+    assert data["log"][0]["line"] == "Alice bids." and data["log"][0]["name"] == "Alice"
     await svc.act(HERE, BOB, "bid 1")
     await svc.act(HERE, ALICE, "keep")
     data = json.loads((await svc.export(HERE, BOB)).private[0].image.data)

@@ -118,7 +118,7 @@ async def test_spectators_see_status_but_not_hands(svc):
     assert status.turn.private_seats == ["222"] and status.turn.public_actions == {}
     assert "not playing" in err(await svc.hand(HERE, EVE))
     hand = await svc.hand(HERE, ALICE)
-    assert "my_bid: 2" in hand.private[0].text and hand.private[0].user == "111"
+    assert "Your bid: 2" in hand.private[0].text and hand.private[0].user == "111"
 
 
 async def test_concurrent_moves_apply_exactly_once(svc):
@@ -194,7 +194,7 @@ async def test_games_resume_after_reopening(tmp_path):
     await store.close()
     store = await Store(path).open()
     svc = TableService(store, render=False)
-    assert (await svc.hand(HERE, ALICE)).private[0].text.count("my_bid: 3") == 1
+    assert (await svc.hand(HERE, ALICE)).private[0].text.count("Your bid: 3") == 1
     r = await svc.act(HERE, BOB, "bid 1")
     assert r.ok and "Revealed" in r.text
     await store.close()

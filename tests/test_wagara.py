@@ -224,8 +224,8 @@ def test_G4_a_number_card_does_not_move_the_weather():
 
 def test_G4_every_canoe_on_the_river_moves_spending_exactly_the_card():
     state = position([("ann", 1, "river", 2, None), ("ann", 2, "river", 8, None)], cards={"ann": "3"})
-    # landing costs 2 here (leftover lost); down 1 then load at the violet deposit costs 1 + 2
-    assert set(canoe_actions(state, "ann", 1)) == {"canoe 1: land", "canoe 1: down 3", "canoe 1: down 1, load violet"}
+    # down 1 then load at the violet deposit costs 1 + 2; an empty canoe may not land with a point left (G10)
+    assert set(canoe_actions(state, "ann", 1)) == {"canoe 1: down 3", "canoe 1: down 1, load violet"}
     assert "end turn" not in G.legal_actions(state, "ann")
     refused(state, "ann", "end turn", "must move first")
     refused(state, "ann", "canoe 1: down 2", "spend all 3 points")
@@ -271,10 +271,31 @@ def test_G4_landing_costs_one_per_position_and_the_last_step_ashore():
     assert state["collections"]["ann"]["violet"] == 1
 
 
-def test_G4_an_empty_canoe_may_land():
-    state = play(position([("ann", 1, "river", 1, None)], cards={"ann": "2"}), "ann", "canoe 1: land")
+def test_G10_an_empty_canoe_may_land_with_its_last_point():
+    state = play(position([("ann", 1, "river", 1, None)], cards={"ann": "1"}), "ann", "canoe 1: land")
     assert canoe(state, "ann", 1)["where"] == "beach"
     assert state["collections"]["ann"] == {c: 0 for c in COLOURS}
+    state = play(position([("ann", 1, "river", 3, None)], cards={"ann": "3"}), "ann", "canoe 1: land")
+    assert canoe(state, "ann", 1)["where"] == "beach"
+
+
+def test_G10_an_empty_canoe_may_not_land_to_dodge_spending_its_points():
+    state = position([("ann", 1, "river", 1, None)], cards={"ann": "2"})
+    refused(state, "ann", "canoe 1: land", "only with its last point")
+    assert canoe_actions(state, "ann", 1) == ["canoe 1: down 2"]
+    # emptied by unloading first, it is empty when it lands: 2 to unload + 3 to the beach = 5 < 6
+    state = position([("ann", 1, "river", 3, "red")], cards={"ann": "6"})
+    refused(state, "ann", "canoe 1: unload, land", "only with its last point")
+    assert "canoe 1: land" in canoe_actions(state, "ann", 1)             # carrying its gem it may
+    state = position([("ann", 1, "river", 3, "red")], cards={"ann": "5"})
+    assert "canoe 1: unload, land" in canoe_actions(state, "ann", 1)     # exactly its last point
+
+
+def test_G10_a_canoe_carrying_a_gem_lands_with_points_left():
+    state = position([("ann", 1, "river", 1, "red")], cards={"ann": "6"})
+    assert "canoe 1: land" in canoe_actions(state, "ann", 1)
+    state = play(state, "ann", "canoe 1: land")
+    assert state["collections"]["ann"]["red"] == 1
 
 
 def test_G4_loading_and_unloading_cost_two_points():
@@ -289,6 +310,35 @@ def test_G4_loading_and_unloading_cost_two_points():
     assert "canoe 1: up 2, unload" in canoe_actions(state, "ann", 1)                  # at the white deposit
     assert "canoe 1: unload, down 2" in canoe_actions(state, "ann", 1)
     refused(state, "ann", "canoe 1: unload, up 1", "spend all 4")
+
+
+def test_G9_a_gem_may_not_pass_between_ones_two_canoes_in_a_turn():
+    # canoe 1 unloads red at the white deposit; canoe 2 comes down to it and may not load that red
+    state = position([("ann", 1, "river", 4, "red"), ("ann", 2, "river", 2, None)], cards={"ann": "4"})
+    state = play(state, "ann", "canoe 1: unload, up 2")
+    assert state["sites"]["white"]["red"] == 1
+    refused(state, "ann", "canoe 2: down 2, load red", "other canoe unloaded that red gem")
+    assert "canoe 2: down 2, load white" in canoe_actions(state, "ann", 2)   # the deposit's own gems are free
+    state = play(state, "ann", "canoe 2: down 2, load white")
+    # next turn the red lies there like any other gem
+    assert state["sites"]["white"]["red"] == 1
+
+
+def test_G9_the_other_canoe_may_load_a_gem_of_that_colour_that_lay_there_before():
+    state = position([("ann", 1, "river", 4, "red"), ("ann", 2, "river", 2, None)], cards={"ann": "4"},
+                     sites={"white": {"red": 1}})
+    state = play(state, "ann", "canoe 1: unload, up 2")
+    assert state["sites"]["white"]["red"] == 2
+    state = play(state, "ann", "canoe 2: down 2, load red")              # the red that lay there before
+    assert canoe(state, "ann", 2)["gem"] == "red" and state["sites"]["white"]["red"] == 1
+
+
+def test_G9_a_rival_may_load_the_unloaded_gem_on_their_turn():
+    state = position([("ann", 1, "river", 4, "red"), ("bob", 1, "river", 2, None)], cards={"ann": "2", "bob": "4"})
+    state = play(state, "ann", "canoe 1: unload")
+    state = play(state, "ann", "end turn") if G.to_act(state) == ["ann"] else state
+    assert G.to_act(state) == ["bob"]
+    assert "canoe 1: down 2, load red" in canoe_actions(state, "bob", 1)
 
 
 def test_G4_loading_and_unloading_only_before_or_after_the_steps():

@@ -172,6 +172,51 @@ class Board:
                     todo.append(other)
         return len(good) == len(self.spaces)
 
+    def disjoint_routes(self, start: str, goal: str, enough: int = 2) -> int:
+        """How many routes from ``start`` to ``goal`` share no space but their ends (up to ``enough``), over
+        borders that are not hostile: unit-capacity augmenting paths on the spaces split in two."""
+        used: dict[tuple, int] = {}   # flow on arcs: (a, "out") -> (b, "in") between spaces, (a, "in") -> (a, "out")
+
+        def arcs(node):
+            sid, side = node
+            if side == "in":
+                if sid == start or sid == goal or used.get((node, (sid, "out")), 0) == 0:
+                    yield (sid, "out"), (node, (sid, "out")), 1
+                for other, kind in self.links[sid].values():   # cancel flow that came in here
+                    if used.get(((other, "out"), node), 0) and kind != "hostile":
+                        yield (other, "out"), ((other, "out"), node), -1
+            else:
+                for other, kind in self.links[sid].values():
+                    if kind != "hostile" and used.get((node, (other, "in")), 0) == 0:
+                        yield (other, "in"), (node, (other, "in")), 1
+                if used.get(((sid, "in"), node), 0):
+                    yield (sid, "in"), ((sid, "in"), node), -1
+
+        flow = 0
+        while flow < enough:
+            source, sink = (start, "out"), (goal, "in")
+            back = {source: None}
+            todo = [source]
+            while todo and sink not in back:
+                node = todo.pop(0)
+                for nxt, arc, sign in arcs(node):
+                    if nxt not in back:
+                        back[nxt] = (node, arc, sign)
+                        todo.append(nxt)
+            if sink not in back:
+                break
+            node = sink
+            while back[node] is not None:
+                prev, arc, sign = back[node]
+                used[arc] = used.get(arc, 0) + sign
+                node = prev
+            flow += 1
+        return flow
+
+    def open_routes(self) -> bool:
+        """Every Start space has at least two routes sharing no space to each Sleep space (issue #14)."""
+        return all(self.disjoint_routes(a, z) >= 2 for a in self.starts for z in self.sleeps)
+
     def distances_to_sleep(self) -> dict[str, int]:
         """Fewest steps from each space to the nearer Sleep space, over non-hostile borders (for views)."""
         return self.distances(self.sleeps, ("open", "toll"))
@@ -205,16 +250,15 @@ def default_layout() -> list:
     return [[p["tile"], p["at"][0], p["at"][1], p["rot"]] for p in DEFAULT_LAYOUT]
 
 
-MIN_RACE = 9   # a random layout's nearest Sleep space is at least this many steps from every Start space
+MIN_RACE, MAX_RACE, START_SPREAD = 7, 10, 2   # steps from a Start space to the nearer Sleep space (fair_layout)
 
 
 def random_layout(rng: Rng) -> list:
     """A random arrangement (Z1): the Start tile in the middle, the four Space tiles grown one by one onto
     random free lattice cells touching the shape so far, then the two Sleep tiles on the free cells farthest
-    from the Start tile, each tile turned at random. An arrangement is drawn again unless every Start space
-    reaches both Sleep spaces (Z1), no space shuts a gemless player in for good (``Board.no_traps``), and
-    the race is a real one: at least MIN_RACE steps to the nearer Sleep space (the default layout's is 12),
-    so a rearranged board still plays in about as many turns. After 200 draws the default layout is used."""
+    from the Start tile, each tile turned at random but the Start tile, which is turned so that its richer
+    Start spaces lie farther from the Sleep spaces. An arrangement is drawn again unless it passes
+    ``fair_layout``. After 200 draws the default layout is used."""
     from .hexgrid import distance
 
     for _ in range(200):
@@ -230,12 +274,44 @@ def random_layout(rng: Rng) -> list:
             cell = rng.choice(free)
             placed[cell] = tile
             layout.append([tile, cell[0], cell[1], rng.below(6)])
-        board = board_for(layout_key(layout))
-        if board.connected() and board.no_traps():
-            dist = board.distances_to_sleep()
-            if min(dist[s] for s in board.starts) >= MIN_RACE:
-                return layout
+        # The Start tile is turned so that its richer Start spaces lie farther from the Sleep spaces.
+        best = min(range(6), key=lambda rot: (start_spread(board_for(layout_key([[START_TILE, 0, 0, rot],
+                                                                                  *layout[1:]]))), rot))
+        layout[0][3] = best
+        if fair_layout(board_for(layout_key(layout))):
+            return layout
     return default_layout()
+
+
+def start_spread(board: Board) -> int:
+    """How much better one Start space is than another: the spread of (steps to the nearer Sleep space minus
+    the Start space's gems; a gem is worth about a step)."""
+    dist = board.distances_to_sleep()
+    worth = [dist.get(s, 99) - board.spaces[s]["gems"] for s in board.starts]
+    return max(worth) - min(worth)
+
+
+def fair_layout(board: Board) -> bool:
+    """The structural checks a layout must pass (cheap enough for game setup; the simulated win rates and
+    game lengths are measured offline by bench/wurrm_balance.py): every Start space reaches both Sleep
+    spaces (Z1) by two routes sharing no space, no space shuts a gemless player in, and the race is alike
+    from every Start space: the nearer Sleep space MIN_RACE to MAX_RACE steps away, and counting a gem as a
+    step, no Start space more than START_SPREAD better than another (``start_spread``)."""
+    if not board.connected():
+        return False
+    dist = board.distances_to_sleep()
+    race = [dist[s] for s in board.starts]
+    if not (MIN_RACE <= min(race) and max(race) <= MAX_RACE and start_spread(board) <= START_SPREAD):
+        return False
+    return board.no_traps() and board.open_routes()
+
+
+def seat_bonus(index: int) -> int:
+    """Z4 (decided): the gems a player takes beside its Start space's, by its place in the turn order (0 first)."""
+    return SEAT_BONUS[index]
+
+
+SEAT_BONUS = (0, 1, 1, 1, 2, 2)
 
 
 def board_of(state: State) -> Board:
@@ -273,18 +349,31 @@ def over(state: State) -> bool:
     return state["winner"] is not None
 
 
-def crossing_cost(state: State, kind: str) -> int | None:
-    """Gems needed to cross a border of this kind, or None if it cannot be crossed (Z3, Z8 Bribery)."""
+def crossing_cost(state: State, kind: str, here: str | None = None, there: str | None = None) -> int | None:
+    """Gems needed to cross a border of this kind between ``here`` and ``there``, or None if it cannot be
+    crossed (Z3, Z8 Bribery). A Sleep space's walls are not for sale: no bribe crosses a hostile border that
+    touches a Sleep space."""
     if kind == "open":
         return 0
     if kind == "toll":
         return 1
-    return HOSTILE_BRIBE if option(state, "bribery") else None
+    if not option(state, "bribery"):
+        return None
+    spaces = board_of(state).spaces
+    if any(sid is not None and spaces[sid]["type"] == "sleep" for sid in (here, there)):
+        return None
+    return HOSTILE_BRIBE
 
 
-def can_cross(state: State, seat: str, kind: str) -> bool:
-    cost = crossing_cost(state, kind)
+def can_cross(state: State, seat: str, kind: str, here: str | None = None, there: str | None = None) -> bool:
+    cost = crossing_cost(state, kind, here, there)
     return cost is not None and state["gems"][seat] >= cost
+
+
+def petitions(state: State) -> bool:
+    """Z8 Petition is in force: the option is on and there are three players or more (at two the vote is
+    always one against one, a tie that fails, so the ordinary Attack of Z6 applies instead)."""
+    return option(state, "petition") and len(state["seats"]) > 2
 
 
 def roll_die(rng: Rng, lucky: int) -> int:
@@ -324,7 +413,7 @@ class Wurrm(Game):
         state.update(
             layout=layout,
             phase="place",
-            actor=seats[0],
+            actor=seats[-1],
             turn=seats[0],
             order=list(seats),
             positions={s: None for s in seats},
@@ -448,13 +537,14 @@ class Wurrm(Game):
         out = {}
         for d in DIRECTION_ORDER:
             link = board.links[here].get(d)
-            if link and link[0] not in visited and can_cross(state, seat, link[1]):
+            if link and link[0] not in visited and can_cross(state, seat, link[1], here, link[0]):
                 out[d] = link[0]
         return out
 
     def bump_steps(self, state: State, seat: str) -> dict[str, str]:
-        """Z7: where the mover may push ``seat``: through borders it can pay for, not onto the mover, not onto
-        an avatar already bumped this turn."""
+        """Z7: where the mover may push ``seat``: through borders it can pay for, never through a hostile
+        border (a bribe is the payer's own choice) nor onto a Sleep space, not onto the mover, not onto an
+        avatar already bumped this turn."""
         board = board_of(state)
         here = state["positions"][seat]
         blocked = {state["positions"][state["turn"]]}
@@ -462,7 +552,8 @@ class Wurrm(Game):
         out = {}
         for d in DIRECTION_ORDER:
             link = board.links[here].get(d)
-            if link and link[0] not in blocked and can_cross(state, seat, link[1]):
+            if (link and link[0] not in blocked and link[1] != "hostile"
+                    and board.spaces[link[0]]["type"] != "sleep" and can_cross(state, seat, link[1])):
                 out[d] = link[0]
         return out
 
@@ -493,10 +584,12 @@ class Wurrm(Game):
                                 + ".")
         sid = words[1]
         state["positions"][seat] = sid
-        took = transfer(state, None, seat, board_of(state).spaces[sid]["gems"])
-        self._record(state, seat, f"place {sid}", f"{seat} starts on {sid} and takes {plural(took, 'gem')}.",
+        bonus = seat_bonus(state["order"].index(seat))
+        took = transfer(state, None, seat, board_of(state).spaces[sid]["gems"] + bonus)
+        extra = f" ({plural(bonus, 'gem')} for playing later)" if bonus else ""
+        self._record(state, seat, f"place {sid}", f"{seat} starts on {sid} and takes {plural(took, 'gem')}{extra}.",
                      [sid])
-        unplaced = [s for s in state["order"] if state["positions"][s] is None]
+        unplaced = [s for s in reversed(state["order"]) if state["positions"][s] is None]
         if unplaced:
             state["actor"] = unplaced[0]
         else:
@@ -609,7 +702,7 @@ class Wurrm(Game):
         board = board_of(state)
         here = state["positions"][seat]
         there, kind = board.links[here][d]
-        paid = transfer(state, seat, None, crossing_cost(state, kind))
+        paid = transfer(state, seat, None, crossing_cost(state, kind, here, there))
         state["positions"][seat] = there
         mv = state["move"]
         mv["visited"].append(there)
@@ -695,7 +788,7 @@ class Wurrm(Game):
         """Resolve the queued Attack-space landings in order, then end the turn."""
         while state["effects"]:
             seat = state["effects"].pop(0)
-            if option(state, "petition"):
+            if petitions(state):
                 if self.petition_targets(state, seat):
                     state["petition"] = {"petitioner": seat, "target": None, "amount": None, "votes": {},
                                          "result": None}

@@ -5,8 +5,10 @@ The board (Z1) is data: ``data/wurrm/board.json`` holds the seven tiles and the 
 coarser hex lattice so that the spaces of neighbouring tiles touch. Borders are printed on the tiles, so
 only the twelve sides inside a tile carry a toll or hostile border; sides between tiles are open. Every tile
 is connected inside itself without crossing a hostile border, which is why every connected arrangement of
-tiles joins every Start space to both Sleep spaces; ``random_layout`` still checks it (with the rng in the
-state, so it replays) and also keeps the Sleep tiles off the Start tile's sides, so no race is trivial.
+tiles joins every Start space to both Sleep spaces. ``random_layout`` (with the rng in the state, so it
+replays) keeps the Sleep tiles off the Start tile's sides and draws again unless ``fair_layout`` holds: two
+routes sharing no space from every Start space to each Sleep space, no trap for a gemless player, and a race
+of about the same length from every Start space (issue #14; bench/wurrm_balance.py measures the win rates).
 
 A turn, as actions (every step is its own action, see ``legal_actions``):
 ``lucky N`` (choose the lucky number 1–4; this also rolls the six dice), ``wish N`` (1–6), then
@@ -19,8 +21,12 @@ Petition ``petition SEAT``, ``ask N`` and everybody's ``vote yes`` / ``vote no``
 Rulings of RULES.md this module implements, with the decisions taken where the rulebook and RULES.md are
 silent (each is tested in tests/test_wurrm*.py):
 
-- Z4 Setup: in seat order each player places on a free Start space (``place a3``) and takes its 1–3 gems.
-  Every avatar's lucky number starts at 1 (the face it happens to show) until its owner picks one.
+- Z4 Setup (ruling, issue #14): placement goes in REVERSE turn order (the last player places first and
+  picks from all six Start spaces), and each player takes its Start space's 1–3 gems plus SEAT_BONUS for
+  its place in the turn order: nothing for the first player, 1 gem for the 2nd–4th, 2 for the 5th–6th.
+  Moving first is worth about that much in a race (measured: without it the first seat won 56 % at 2
+  players and 24 % against 11 % at 6). The turn order itself is the seat order. Every avatar's lucky
+  number starts at 1 (the face it happens to show) until its owner picks one.
 - Z5 Lucky: a die showing the lucky number is rolled again until it does not, on every roll. A wish equal
   to the lucky number is allowed, and can never come true (the rulebook allows any wish 1–6).
 - Z5 Rerolls: the free reroll comes first and is optional; paid rerolls (1 gem to the bank each) only after
@@ -35,12 +41,17 @@ silent (each is tested in tests/test_wurrm*.py):
 - Z3 Borders: a toll is paid to the bank on crossing and needs the gem in hand at that moment; a hostile
   border cannot be crossed, or with Bribery for 6 gems paid to the bank.
 - Z7 Bumping: the mover chooses where each bumped avatar goes (``bump DIR``). A bumped avatar may not go
-  through a border it cannot pay for (it pays itself), nor onto the mover's space, nor onto a space held by
-  an avatar already bumped this turn (that one cannot move again, and two cannot share a space by choice).
+  through a border it cannot pay for (it pays a toll itself), nor onto the mover's space, nor onto a space
+  held by an avatar already bumped this turn (that one cannot move again, and two cannot share a space by
+  choice). Rulings (issue #14): a bump never crosses a hostile border, with Bribery or not (a bribe is the
+  crosser's own choice; a bumped player chooses nothing, so nobody can be made to pay 6 gems), and never
+  pushes anyone onto a Sleep space (nobody wins on someone else's turn; a player at the table would not
+  accept losing because they bumped a rival into bed): when a Sleep space is the only way out, the occupant
+  stays, as with no legal space.
   An avatar pushed onto an occupied space bumps its occupants in turn (chains). With no legal space the
   occupant stays and shares the space. A bumped avatar gets the effects of the space it is pushed onto:
-  Gem pays it, Sleep makes it win (the mover should avoid that), an Attack space makes it attack (or
-  petition) with its own lucky number, End-your-turn does nothing to it (it is not moving).
+  Gem pays it, an Attack space makes it attack (or petition) with its own lucky number, End-your-turn does
+  nothing to it (it is not moving).
 - Land effects resolve after the bump chain settles: the mover's Attack first, then the bumped avatars'
   Attacks in the order they were pushed. Then the turn passes to the next seat of the current order.
 - Z6 Attack: the attacker must choose one other player (gemless ones too), rolls the six dice at once, then
@@ -50,14 +61,18 @@ silent (each is tested in tests/test_wurrm*.py):
   at least 1 (the rulebook: "rob at least one gem when attacking"); with Bumpers there is no Karma.
 - Z8 Bribery: after the attacker names a target holding gems, the target offers ``bribe N`` (1..all its gems)
   or ``no bribe``; the attacker may ``accept`` (the gems change hands, no attack) or ``refuse`` (the attack
-  roll follows, the target keeps its gems).
+  roll follows, the target keeps its gems). Ruling (issue #14): a Sleep space's walls are not for sale — a
+  hostile border touching a Sleep space cannot be crossed even with Bribery; every other hostile border
+  costs 6 gems to the bank.
 - Z8 Reverse: every time any avatar enters an Attack space (moving or bumped) the turn order reverses at
   once; the turn in progress goes on and the next turn follows the new order.
 - Z8 Petition: the lander names another player holding gems (``petition SEAT``) and an amount from 1 to what
   that player holds (``ask N``); then every player, petitioner and target included, votes yes or no at the
   same time, secretly until all have voted. More yes than no passes (ties fail) and the petitioner takes the
   amount, up to what the target holds by then. If nobody else holds a gem the Attack space does nothing.
-  A failed petition ends the petitioner's part; queued effects of other avatars still resolve.
+  A failed petition ends the petitioner's part; queued effects of other avatars still resolve. Ruling
+  (issue #14): at two players the petitioner and the target always vote against each other and a tie fails,
+  so a petition could never pass; there Attack spaces attack as in Z6 (``petitions``).
 - Z8 Lucky: owning 13 or more gems wins at once, whoever's turn it is.
 - The game also ends the moment someone touches a Sleep space. ``result`` names that winner; the scores are
   the gems each player holds at the end (shown as the breakdown), and ``reason`` says how it was won.

@@ -613,3 +613,15 @@ def test_views_are_public_but_the_seed_and_votes():
     assert {"spaces", "borders", "positions", "gems", "bank", "lucky", "order", "dice"} <= set(v)
     assert json.dumps(v) and all({"id", "tile", "type", "q", "r"} <= set(sp) for sp in v["spaces"])
     assert {b["kind"] for b in v["borders"]} == {"open", "toll", "hostile"}
+
+
+def test_Z7_a_bump_never_pushes_a_player_onto_a_sleep_space_even_when_it_is_the_only_way():
+    """The forced case: f1's other neighbours are held by players already bumped this turn, so the Sleep
+    space would be the only place to go; the occupant stays instead."""
+    D = "di"
+    assert {o for o, _ in BOARD.links["f1"].values()} == {"f0", "f2", "f6"}
+    s = placed(seats=(A, B, C, D), at={A: "f1", B: "f1", C: "f2", D: "f6"})
+    s.update(turn=A, bumped=[C, D], bumping=[B], effects=[])
+    assert G.bump_steps(s, B) == {}
+    G._continue_bumps(s)
+    assert s["positions"][B] == "f1" and G.result(s) is None and "stays" in s["last"]["text"]

@@ -5,8 +5,10 @@ The board (Z1) is data: ``data/wurrm/board.json`` holds the seven tiles and the 
 coarser hex lattice so that the spaces of neighbouring tiles touch. Borders are printed on the tiles, so
 only the twelve sides inside a tile carry a toll or hostile border; sides between tiles are open. Every tile
 is connected inside itself without crossing a hostile border, which is why every connected arrangement of
-tiles joins every Start space to both Sleep spaces; ``random_layout`` still checks it (with the rng in the
-state, so it replays) and also keeps the Sleep tiles off the Start tile's sides, so no race is trivial.
+tiles joins every Start space to both Sleep spaces. ``random_layout`` (with the rng in the state, so it
+replays) keeps the Sleep tiles off the Start tile's sides and draws again unless ``fair_layout`` holds: two
+routes sharing no space from every Start space to each Sleep space, no trap for a gemless player, and a race
+of about the same length from every Start space (issue #14; bench/wurrm_balance.py measures the win rates).
 
 A turn, as actions (every step is its own action, see ``legal_actions``):
 ``lucky N`` (choose the lucky number 1–4; this also rolls the six dice), ``wish N`` (1–6), then
@@ -19,8 +21,12 @@ Petition ``petition SEAT``, ``ask N`` and everybody's ``vote yes`` / ``vote no``
 Rulings of RULES.md this module implements, with the decisions taken where the rulebook and RULES.md are
 silent (each is tested in tests/test_wurrm*.py):
 
-- Z4 Setup: in seat order each player places on a free Start space (``place a3``) and takes its 1–3 gems.
-  Every avatar's lucky number starts at 1 (the face it happens to show) until its owner picks one.
+- Z4 Setup (ruling, issue #14): placement goes in REVERSE turn order (the last player places first and
+  picks from all six Start spaces), and each player takes its Start space's 1–3 gems plus SEAT_BONUS for
+  its place in the turn order: nothing for the first player, 1 gem for the 2nd–4th, 2 for the 5th–6th.
+  Moving first is worth about that much in a race (measured: without it the first seat won 56 % at 2
+  players and 24 % against 11 % at 6). The turn order itself is the seat order. Every avatar's lucky
+  number starts at 1 (the face it happens to show) until its owner picks one.
 - Z5 Lucky: a die showing the lucky number is rolled again until it does not, on every roll. A wish equal
   to the lucky number is allowed, and can never come true (the rulebook allows any wish 1–6).
 - Z5 Rerolls: the free reroll comes first and is optional; paid rerolls (1 gem to the bank each) only after
@@ -35,12 +41,17 @@ silent (each is tested in tests/test_wurrm*.py):
 - Z3 Borders: a toll is paid to the bank on crossing and needs the gem in hand at that moment; a hostile
   border cannot be crossed, or with Bribery for 6 gems paid to the bank.
 - Z7 Bumping: the mover chooses where each bumped avatar goes (``bump DIR``). A bumped avatar may not go
-  through a border it cannot pay for (it pays itself), nor onto the mover's space, nor onto a space held by
-  an avatar already bumped this turn (that one cannot move again, and two cannot share a space by choice).
+  through a border it cannot pay for (it pays a toll itself), nor onto the mover's space, nor onto a space
+  held by an avatar already bumped this turn (that one cannot move again, and two cannot share a space by
+  choice). Rulings (issue #14): a bump never crosses a hostile border, with Bribery or not (a bribe is the
+  crosser's own choice; a bumped player chooses nothing, so nobody can be made to pay 6 gems), and never
+  pushes anyone onto a Sleep space (nobody wins on someone else's turn; a player at the table would not
+  accept losing because they bumped a rival into bed): when a Sleep space is the only way out, the occupant
+  stays, as with no legal space.
   An avatar pushed onto an occupied space bumps its occupants in turn (chains). With no legal space the
   occupant stays and shares the space. A bumped avatar gets the effects of the space it is pushed onto:
-  Gem pays it, Sleep makes it win (the mover should avoid that), an Attack space makes it attack (or
-  petition) with its own lucky number, End-your-turn does nothing to it (it is not moving).
+  Gem pays it, an Attack space makes it attack (or petition) with its own lucky number, End-your-turn does
+  nothing to it (it is not moving).
 - Land effects resolve after the bump chain settles: the mover's Attack first, then the bumped avatars'
   Attacks in the order they were pushed. Then the turn passes to the next seat of the current order.
 - Z6 Attack: the attacker must choose one other player (gemless ones too), rolls the six dice at once, then
@@ -50,14 +61,18 @@ silent (each is tested in tests/test_wurrm*.py):
   at least 1 (the rulebook: "rob at least one gem when attacking"); with Bumpers there is no Karma.
 - Z8 Bribery: after the attacker names a target holding gems, the target offers ``bribe N`` (1..all its gems)
   or ``no bribe``; the attacker may ``accept`` (the gems change hands, no attack) or ``refuse`` (the attack
-  roll follows, the target keeps its gems).
+  roll follows, the target keeps its gems). Ruling (issue #14): a Sleep space's walls are not for sale — a
+  hostile border touching a Sleep space cannot be crossed even with Bribery; every other hostile border
+  costs 6 gems to the bank.
 - Z8 Reverse: every time any avatar enters an Attack space (moving or bumped) the turn order reverses at
   once; the turn in progress goes on and the next turn follows the new order.
 - Z8 Petition: the lander names another player holding gems (``petition SEAT``) and an amount from 1 to what
   that player holds (``ask N``); then every player, petitioner and target included, votes yes or no at the
   same time, secretly until all have voted. More yes than no passes (ties fail) and the petitioner takes the
   amount, up to what the target holds by then. If nobody else holds a gem the Attack space does nothing.
-  A failed petition ends the petitioner's part; queued effects of other avatars still resolve.
+  A failed petition ends the petitioner's part; queued effects of other avatars still resolve. Ruling
+  (issue #14): at two players the petitioner and the target always vote against each other and a tie fails,
+  so a petition could never pass; there Attack spaces attack as in Z6 (``petitions``).
 - Z8 Lucky: owning 13 or more gems wins at once, whoever's turn it is.
 - The game also ends the moment someone touches a Sleep space. ``result`` names that winner; the scores are
   the gems each player holds at the end (shown as the breakdown), and ``reason`` says how it was won.
@@ -172,6 +187,51 @@ class Board:
                     todo.append(other)
         return len(good) == len(self.spaces)
 
+    def disjoint_routes(self, start: str, goal: str, enough: int = 2) -> int:
+        """How many routes from ``start`` to ``goal`` share no space but their ends (up to ``enough``), over
+        borders that are not hostile: unit-capacity augmenting paths on the spaces split in two."""
+        used: dict[tuple, int] = {}   # flow on arcs: (a, "out") -> (b, "in") between spaces, (a, "in") -> (a, "out")
+
+        def arcs(node):
+            sid, side = node
+            if side == "in":
+                if sid == start or sid == goal or used.get((node, (sid, "out")), 0) == 0:
+                    yield (sid, "out"), (node, (sid, "out")), 1
+                for other, kind in self.links[sid].values():   # cancel flow that came in here
+                    if used.get(((other, "out"), node), 0) and kind != "hostile":
+                        yield (other, "out"), ((other, "out"), node), -1
+            else:
+                for other, kind in self.links[sid].values():
+                    if kind != "hostile" and used.get((node, (other, "in")), 0) == 0:
+                        yield (other, "in"), (node, (other, "in")), 1
+                if used.get(((sid, "in"), node), 0):
+                    yield (sid, "in"), ((sid, "in"), node), -1
+
+        flow = 0
+        while flow < enough:
+            source, sink = (start, "out"), (goal, "in")
+            back = {source: None}
+            todo = [source]
+            while todo and sink not in back:
+                node = todo.pop(0)
+                for nxt, arc, sign in arcs(node):
+                    if nxt not in back:
+                        back[nxt] = (node, arc, sign)
+                        todo.append(nxt)
+            if sink not in back:
+                break
+            node = sink
+            while back[node] is not None:
+                prev, arc, sign = back[node]
+                used[arc] = used.get(arc, 0) + sign
+                node = prev
+            flow += 1
+        return flow
+
+    def open_routes(self) -> bool:
+        """Every Start space has at least two routes sharing no space to each Sleep space (issue #14)."""
+        return all(self.disjoint_routes(a, z) >= 2 for a in self.starts for z in self.sleeps)
+
     def distances_to_sleep(self) -> dict[str, int]:
         """Fewest steps from each space to the nearer Sleep space, over non-hostile borders (for views)."""
         return self.distances(self.sleeps, ("open", "toll"))
@@ -205,16 +265,15 @@ def default_layout() -> list:
     return [[p["tile"], p["at"][0], p["at"][1], p["rot"]] for p in DEFAULT_LAYOUT]
 
 
-MIN_RACE = 9   # a random layout's nearest Sleep space is at least this many steps from every Start space
+MIN_RACE, MAX_RACE, START_SPREAD = 7, 10, 2   # steps from a Start space to the nearer Sleep space (fair_layout)
 
 
 def random_layout(rng: Rng) -> list:
     """A random arrangement (Z1): the Start tile in the middle, the four Space tiles grown one by one onto
     random free lattice cells touching the shape so far, then the two Sleep tiles on the free cells farthest
-    from the Start tile, each tile turned at random. An arrangement is drawn again unless every Start space
-    reaches both Sleep spaces (Z1), no space shuts a gemless player in for good (``Board.no_traps``), and
-    the race is a real one: at least MIN_RACE steps to the nearer Sleep space (the default layout's is 12),
-    so a rearranged board still plays in about as many turns. After 200 draws the default layout is used."""
+    from the Start tile, each tile turned at random but the Start tile, which is turned so that its richer
+    Start spaces lie farther from the Sleep spaces. An arrangement is drawn again unless it passes
+    ``fair_layout``. After 200 draws the default layout is used."""
     from .hexgrid import distance
 
     for _ in range(200):
@@ -230,12 +289,44 @@ def random_layout(rng: Rng) -> list:
             cell = rng.choice(free)
             placed[cell] = tile
             layout.append([tile, cell[0], cell[1], rng.below(6)])
-        board = board_for(layout_key(layout))
-        if board.connected() and board.no_traps():
-            dist = board.distances_to_sleep()
-            if min(dist[s] for s in board.starts) >= MIN_RACE:
-                return layout
+        # The Start tile is turned so that its richer Start spaces lie farther from the Sleep spaces.
+        best = min(range(6), key=lambda rot: (start_spread(board_for(layout_key([[START_TILE, 0, 0, rot],
+                                                                                  *layout[1:]]))), rot))
+        layout[0][3] = best
+        if fair_layout(board_for(layout_key(layout))):
+            return layout
     return default_layout()
+
+
+def start_spread(board: Board) -> int:
+    """How much better one Start space is than another: the spread of (steps to the nearer Sleep space minus
+    the Start space's gems; a gem is worth about a step)."""
+    dist = board.distances_to_sleep()
+    worth = [dist.get(s, 99) - board.spaces[s]["gems"] for s in board.starts]
+    return max(worth) - min(worth)
+
+
+def fair_layout(board: Board) -> bool:
+    """The structural checks a layout must pass (cheap enough for game setup; the simulated win rates and
+    game lengths are measured offline by bench/wurrm_balance.py): every Start space reaches both Sleep
+    spaces (Z1) by two routes sharing no space, no space shuts a gemless player in, and the race is alike
+    from every Start space: the nearer Sleep space MIN_RACE to MAX_RACE steps away, and counting a gem as a
+    step, no Start space more than START_SPREAD better than another (``start_spread``)."""
+    if not board.connected():
+        return False
+    dist = board.distances_to_sleep()
+    race = [dist[s] for s in board.starts]
+    if not (MIN_RACE <= min(race) and max(race) <= MAX_RACE and start_spread(board) <= START_SPREAD):
+        return False
+    return board.no_traps() and board.open_routes()
+
+
+def seat_bonus(index: int) -> int:
+    """Z4 (decided): the gems a player takes beside its Start space's, by its place in the turn order (0 first)."""
+    return SEAT_BONUS[index]
+
+
+SEAT_BONUS = (0, 1, 1, 1, 2, 2)
 
 
 def board_of(state: State) -> Board:
@@ -273,18 +364,31 @@ def over(state: State) -> bool:
     return state["winner"] is not None
 
 
-def crossing_cost(state: State, kind: str) -> int | None:
-    """Gems needed to cross a border of this kind, or None if it cannot be crossed (Z3, Z8 Bribery)."""
+def crossing_cost(state: State, kind: str, here: str | None = None, there: str | None = None) -> int | None:
+    """Gems needed to cross a border of this kind between ``here`` and ``there``, or None if it cannot be
+    crossed (Z3, Z8 Bribery). A Sleep space's walls are not for sale: no bribe crosses a hostile border that
+    touches a Sleep space."""
     if kind == "open":
         return 0
     if kind == "toll":
         return 1
-    return HOSTILE_BRIBE if option(state, "bribery") else None
+    if not option(state, "bribery"):
+        return None
+    spaces = board_of(state).spaces
+    if any(sid is not None and spaces[sid]["type"] == "sleep" for sid in (here, there)):
+        return None
+    return HOSTILE_BRIBE
 
 
-def can_cross(state: State, seat: str, kind: str) -> bool:
-    cost = crossing_cost(state, kind)
+def can_cross(state: State, seat: str, kind: str, here: str | None = None, there: str | None = None) -> bool:
+    cost = crossing_cost(state, kind, here, there)
     return cost is not None and state["gems"][seat] >= cost
+
+
+def petitions(state: State) -> bool:
+    """Z8 Petition is in force: the option is on and there are three players or more (at two the vote is
+    always one against one, a tie that fails, so the ordinary Attack of Z6 applies instead)."""
+    return option(state, "petition") and len(state["seats"]) > 2
 
 
 def roll_die(rng: Rng, lucky: int) -> int:
@@ -326,7 +430,7 @@ class Wurrm(Game):
         state.update(
             layout=layout,
             phase="place",
-            actor=seats[0],
+            actor=seats[-1],
             turn=seats[0],
             order=list(seats),
             positions={s: None for s in seats},
@@ -455,13 +559,14 @@ class Wurrm(Game):
         out = {}
         for d in DIRECTION_ORDER:
             link = board.links[here].get(d)
-            if link and link[0] not in visited and can_cross(state, seat, link[1]):
+            if link and link[0] not in visited and can_cross(state, seat, link[1], here, link[0]):
                 out[d] = link[0]
         return out
 
     def bump_steps(self, state: State, seat: str) -> dict[str, str]:
-        """Z7: where the mover may push ``seat``: through borders it can pay for, not onto the mover, not onto
-        an avatar already bumped this turn."""
+        """Z7: where the mover may push ``seat``: through borders it can pay for, never through a hostile
+        border (a bribe is the payer's own choice) nor onto a Sleep space, not onto the mover, not onto an
+        avatar already bumped this turn."""
         board = board_of(state)
         here = state["positions"][seat]
         blocked = {state["positions"][state["turn"]]}
@@ -469,7 +574,8 @@ class Wurrm(Game):
         out = {}
         for d in DIRECTION_ORDER:
             link = board.links[here].get(d)
-            if link and link[0] not in blocked and can_cross(state, seat, link[1]):
+            if (link and link[0] not in blocked and link[1] != "hostile"
+                    and board.spaces[link[0]]["type"] != "sleep" and can_cross(state, seat, link[1])):
                 out[d] = link[0]
         return out
 
@@ -500,10 +606,12 @@ class Wurrm(Game):
                                 + ".")
         sid = words[1]
         state["positions"][seat] = sid
-        took = transfer(state, None, seat, board_of(state).spaces[sid]["gems"])
-        self._record(state, seat, f"place {sid}", f"{seat} starts on {sid} and takes {plural(took, 'gem')}.",
+        bonus = seat_bonus(state["order"].index(seat))
+        took = transfer(state, None, seat, board_of(state).spaces[sid]["gems"] + bonus)
+        extra = f" ({plural(bonus, 'gem')} for playing later)" if bonus else ""
+        self._record(state, seat, f"place {sid}", f"{seat} starts on {sid} and takes {plural(took, 'gem')}{extra}.",
                      [sid])
-        unplaced = [s for s in state["order"] if state["positions"][s] is None]
+        unplaced = [s for s in reversed(state["order"]) if state["positions"][s] is None]
         if unplaced:
             state["actor"] = unplaced[0]
         else:
@@ -616,7 +724,7 @@ class Wurrm(Game):
         board = board_of(state)
         here = state["positions"][seat]
         there, kind = board.links[here][d]
-        paid = transfer(state, seat, None, crossing_cost(state, kind))
+        paid = transfer(state, seat, None, crossing_cost(state, kind, here, there))
         state["positions"][seat] = there
         mv = state["move"]
         mv["visited"].append(there)
@@ -702,7 +810,7 @@ class Wurrm(Game):
         """Resolve the queued Attack-space landings in order, then end the turn."""
         while state["effects"]:
             seat = state["effects"].pop(0)
-            if option(state, "petition"):
+            if petitions(state):
                 if self.petition_targets(state, seat):
                     state["petition"] = {"petitioner": seat, "target": None, "amount": None, "votes": {},
                                          "result": None}

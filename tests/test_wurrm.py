@@ -8,7 +8,18 @@ import pytest
 
 from engine import GAMES, IllegalAction
 from engine.rng import Rng, seed_state
-from engine.wurrm import BANK, MIN_RACE, board_for, board_of, default_layout, layout_key, random_layout
+from engine.wurrm import (
+    BANK,
+    MAX_RACE,
+    MIN_RACE,
+    SEAT_BONUS,
+    board_for,
+    board_of,
+    default_layout,
+    fair_layout,
+    layout_key,
+    random_layout,
+)
 from tests.protocol import check_view, play_random
 
 G = GAMES["wurrm"]
@@ -20,7 +31,7 @@ def placed(seats=(A, B), options=None, seed=1, at=None):
     """A game past setup: everyone on a Start space (or on ``at``), gems as the Start spaces give."""
     s = G.new(list(seats), seed, options)
     starts = iter(board_of(s).starts)
-    for seat in seats:
+    for seat in reversed(seats):                      # Z4: placement goes in reverse turn order
         s = G.apply(s, seat, f"place {next(starts)}")
     for seat, sid in (at or {}).items():
         s["positions"][seat] = sid
@@ -77,7 +88,41 @@ def test_Z1_default_board_has_seven_tiles_and_connects_every_start_to_both_sleep
     assert len(BOARD.starts) == 6 and len(BOARD.sleeps) == 2
     assert BOARD.connected()
     dist = BOARD.distances_to_sleep()
-    assert min(dist[s] for s in BOARD.starts) >= 12          # a real race
+    assert min(dist[s] for s in BOARD.starts) >= MIN_RACE    # a real race
+
+
+def test_Z1_two_routes_sharing_no_space_lead_from_every_start_to_each_sleep():
+    """Issue #14: no single space (like the old End-your-turn b4) is a gate every race must pass."""
+    for start in BOARD.starts:
+        for sleep in BOARD.sleeps:
+            assert BOARD.disjoint_routes(start, sleep) >= 2, (start, sleep)
+    assert BOARD.open_routes() and fair_layout(BOARD)
+    dist = BOARD.distances_to_sleep()
+    assert MIN_RACE <= min(dist[s] for s in BOARD.starts) and max(dist[s] for s in BOARD.starts) <= MAX_RACE
+
+
+def test_Z1_a_board_with_a_single_gate_is_refused():
+    from engine import wurrm
+    saved = json.loads(json.dumps(wurrm.TILES))
+    try:
+        for tile in ("d", "e"):           # close the Thicket's south pocket: d1/e1 becomes the only way on
+            wurrm.TILES[tile]["rim"][4] = "hostile"
+        wurrm.board_for.cache_clear()
+        board = board_for(layout_key(default_layout()))
+        assert board.connected() and not board.open_routes() and not fair_layout(board)
+    finally:
+        wurrm.TILES.clear()
+        wurrm.TILES.update(saved)
+        wurrm.board_for.cache_clear()
+
+
+def test_Z1_default_start_spaces_trade_gems_for_steps():
+    """Issue #14: the Start spaces nearer a Sleep space hold fewer gems (a gem is worth about a step)."""
+    dist = BOARD.distances_to_sleep()
+    for a in BOARD.starts:
+        for b in BOARD.starts:
+            if dist[a] < dist[b]:
+                assert BOARD.spaces[a]["gems"] < BOARD.spaces[b]["gems"]
 
 
 def test_Z1_spaces_of_neighbouring_tiles_touch():
@@ -91,7 +136,7 @@ def test_Z1_random_layouts_always_connect_every_start_to_both_sleeps():
     for seed in range(300):
         layout = random_layout(Rng({"rng": seed_state(seed)}))
         board = board_for(layout_key(layout))
-        assert board.connected(), seed
+        assert board.connected() and fair_layout(board), seed
         dist = board.distances_to_sleep()
         assert min(dist[s] for s in board.starts) >= MIN_RACE
         layouts.add(layout_key(layout))
@@ -115,13 +160,31 @@ def test_Z1_random_board_option_replays_from_the_seed():
 # ----- Z4 setup ----------------------------------------------------------------------------------------------
 def test_Z4_setup_takes_the_start_spaces_gems_from_the_bank_of_27():
     s = G.new([A, B], 1)
-    assert G.to_act(s) == [A] and s["bank"] == BANK
-    start = next(sid for sid in BOARD.starts if BOARD.spaces[sid]["gems"] == 3)
-    s = G.apply(s, A, f"place {start}")
-    assert s["gems"][A] == 3 and s["bank"] == BANK - 3
-    assert f"place {start}" not in G.legal_actions(s, B)      # a taken Start space
+    assert G.to_act(s) == [B] and s["bank"] == BANK           # the last seat places first
+    start = next(sid for sid in BOARD.starts if BOARD.spaces[sid]["gems"] == 2)
+    s = G.apply(s, B, f"place {start}")
+    assert s["gems"][B] == 2 + 1 and s["bank"] == BANK - 3   # the second seat's gem for playing later
+    assert f"place {start}" not in G.legal_actions(s, A)      # a taken Start space
     with pytest.raises(IllegalAction):
-        G.apply(s, B, f"place {start}")
+        G.apply(s, A, f"place {start}")
+    one = next(sid for sid in BOARD.starts if BOARD.spaces[sid]["gems"] == 1)
+    s = G.apply(s, A, f"place {one}")
+    assert s["gems"][A] == 1 and s["phase"] == "lucky" and G.to_act(s) == [A]   # the first seat plays first
+
+
+def test_Z4_setup_goes_in_reverse_turn_order_and_later_seats_take_more_gems():
+    """Decision (issue #14): the last seat places first, and the k-th seat takes SEAT_BONUS[k] more gems."""
+    seats = [str(i) for i in range(6)]
+    s = G.new(seats, 3)
+    order = []
+    while s["phase"] == "place":
+        seat = G.to_act(s)[0]
+        order.append(seat)
+        sid = G.legal_actions(s, seat)[0].split()[1]
+        s = G.apply(s, seat, f"place {sid}")
+        assert s["gems"][seat] == BOARD.spaces[sid]["gems"] + SEAT_BONUS[seats.index(seat)]
+    assert order == seats[::-1] and SEAT_BONUS == (0, 1, 1, 1, 2, 2)
+    assert total_gems(s) == BANK and G.to_act(s) == ["0"]
 
 
 # ----- Z5 rolling --------------------------------------------------------------------------------------------
@@ -235,8 +298,12 @@ def test_Z2_gem_space_pays_on_touch_even_passing_through():
 
 
 def test_Z2_attack_space_works_only_when_landed_on():
-    here, d, attack = link(BOARD, "open", to_type="attack")
-    onward = [dd for dd, (o, k) in BOARD.links[attack].items() if k == "open" and o != here]
+    here, d, attack, onward = next((h, dd, a, on) for a, ls in BOARD.links.items()
+                                   if BOARD.spaces[a]["type"] == "attack"
+                                   for h, dd, on in [(o, next(x for x, (y, _) in BOARD.links[o].items() if y == a),
+                                                      [x for x, (y, k2) in ls.items() if k2 == "open" and y != o])
+                                                     for o, k in ls.values() if k == "open"]
+                                   if on and BOARD.spaces[h]["type"] == "plain")
     s = placed(at={A: here, B: "a1"})
     s = moving(s, A, 2)
     s = G.apply(s, A, f"move {d}")
@@ -326,16 +393,17 @@ def test_Z7_a_player_is_bumped_at_most_once_per_turn():
 
 
 def test_Z7_an_occupant_with_nowhere_to_go_stays():
-    """On the default board b0's only open side leads to b2 (where the mover stands); its toll needs a gem
+    """On the default board b0's only open side leads to b3 (where the mover stands); its toll needs a gem
     C lacks; its other sides are hostile."""
     assert [k for _, k in BOARD.links["b0"].values()].count("open") == 1
-    s = placed(seats=(A, B, C), at={A: "b1", B: "b2", C: "b0"})
+    assert BOARD.links["b0"]["nw"] == ("b3", "open") and BOARD.links["b0"]["ne"] == ("b2", "toll")
+    s = placed(seats=(A, B, C), at={A: "b4", B: "b3", C: "b0"})
     give(s, C, 0)
-    s = G.apply(moving(s, A, 1), A, "move e")          # A lands on B at b2
-    s = G.apply(s, A, "bump nw")                        # B pushed onto C at b0
-    assert s["positions"] == {A: "b2", B: "b0", C: "b0"}
+    s = G.apply(moving(s, A, 1), A, "move ne")         # A lands on B at b3
+    s = G.apply(s, A, "bump se")                        # B pushed onto C at b0 (an Attack space)
+    assert s["positions"] == {A: "b3", B: "b0", C: "b0"}
     assert "cannot be bumped anywhere and stays" in s["last"]["text"]
-    assert s["phase"] == "target" and G.to_act(s) == [A]   # b2 is an Attack space: A's land effect follows
+    assert s["phase"] == "target" and G.to_act(s) == [B]   # the bumped B landed on an Attack space
 
 
 # ----- Z8 variants -------------------------------------------------------------------------------------------
@@ -381,21 +449,85 @@ def test_Z8_reverse_flips_the_turn_order_on_touching_an_attack_space():
 
 
 def test_Z8_petition_votes_are_secret_until_all_voted_and_ties_fail():
+    D = "di"
     here, d, attack = link(BOARD, "open", to_type="attack")
-    s = placed(seats=(A, B), at={A: here, B: "a1"}, options={"petition": True})
+    s = placed(seats=(A, B, C, D), at={A: here}, options={"petition": True})
     give(s, B, 3)
     s = G.apply(moving(s, A, 1), A, f"move {d}")
-    assert G.legal_actions(s, A) == [f"petition {B}"]
+    assert f"petition {B}" in G.legal_actions(s, A)
     s = G.apply(G.apply(s, A, f"petition {B}"), A, "ask 2")
-    assert sorted(G.to_act(s)) == [A, B] and G.private_actions(s, A)
+    assert sorted(G.to_act(s)) == sorted([A, B, C, D]) and G.private_actions(s, A)
     s = G.apply(s, A, "vote yes")
     assert G.view(s, A)["petition"]["my_vote"] == "yes"
     for viewer in (B, None):
         v = check_view(G, s, viewer)
-        assert "my_vote" not in v["petition"] and v["petition"]["voted"] == {A: True, B: False}
+        assert "my_vote" not in v["petition"] and v["petition"]["voted"] == {A: True, B: False, C: False, D: False}
     assert "yes" not in s["last"]["text"]
-    s = G.apply(s, B, "vote no")                       # 1 yes, 1 no: a tie fails
+    for seat, vote in ((B, "no"), (C, "yes"), (D, "no")):  # 2 yes, 2 no: a tie fails
+        s = G.apply(s, seat, f"vote {vote}")
     assert s["gems"][B] == 3 and "fails" in s["last"]["text"]
+
+
+def test_Z8_petition_at_2_players_is_the_ordinary_attack():
+    """Ruling (issue #14): at two players every vote is one against one, a tie that always fails, so the
+    Petition variant does not apply and an Attack space attacks as in Z6."""
+    here, d, attack = link(BOARD, "open", to_type="attack")
+    s = placed(seats=(A, B), at={A: here, B: "a1"}, options={"petition": True})
+    give(s, B, 3)
+    s = G.apply(moving(s, A, 1), A, f"move {d}")
+    assert s["phase"] == "target" and G.legal_actions(s, A) == [f"attack {B}"]
+    s = G.apply(s, A, f"attack {B}")
+    s = G.apply(rolled(s, A, [2, 2, 5, 5, 3, 1], 2, purpose="attack", target=B), A, "stop")
+    assert s["gems"][B] == 1 and "Naughty" in s["last"]["text"]
+
+
+def test_Z8_bribery_never_bumps_across_a_hostile_border():
+    """Ruling (issue #14): a bribe is paid by the one who chooses to cross; a bumped player chooses nothing,
+    so a bump never crosses a hostile border, Bribery or not (tolls still, paid by the bumped player, Z7)."""
+    s = placed(seats=(A, B, C), at={A: "b4", B: "b3", C: "a3"}, options={"bribery": True})
+    give(s, B, 9)
+    s = G.apply(moving(s, A, 1), A, "move ne")         # A lands on B at b3; b3–b2 is hostile
+    assert BOARD.links["b3"]["e"] == ("b2", "hostile")
+    assert "bump e" not in G.legal_actions(s, A) and "bump se" in G.legal_actions(s, A)
+    with pytest.raises(IllegalAction):
+        G.apply(s, A, "bump e")
+    assert s["gems"][B] == 9
+
+
+def test_Z8_bribery_cannot_buy_a_way_through_a_sleep_spaces_walls():
+    """Ruling (issue #14): hostile borders touching a Sleep space are not for sale; other hostile borders
+    still cost 6 gems with Bribery."""
+    sleep = BOARD.sleeps[0]
+    d, (wall, _) = next((dd, lk) for dd, lk in BOARD.links[sleep].items() if lk[1] == "hostile")
+    back = next(dd for dd, (o, _) in BOARD.links[wall].items() if o == sleep)
+    s = placed(at={A: wall, B: "a1"}, options={"bribery": True})
+    give(s, A, 12)
+    s = moving(s, A, 1)
+    assert f"move {back}" not in G.legal_actions(s, A)
+    with pytest.raises(IllegalAction):
+        G.apply(s, A, f"move {back}")
+    here, dh, there = link(BOARD, "hostile", frm_type="plain", to_type="plain")
+    s = placed(at={A: here, B: "a1"}, options={"bribery": True})
+    give(s, A, 6)
+    assert f"move {dh}" in G.legal_actions(moving(s, A, 1), A)
+
+
+def test_Z7_a_bump_never_pushes_a_player_onto_a_sleep_space():
+    """Ruling (issue #14): nobody wins on someone else's turn. A Sleep space is never a place to bump to; when
+    it is the only one, the occupant stays (as with no legal space, Z7)."""
+    sleep = BOARD.sleeps[0]
+    door, (entry, _) = next((dd, lk) for dd, lk in BOARD.links[sleep].items() if lk[1] == "open")
+    into = next(dd for dd, (o, _) in BOARD.links[entry].items() if o == sleep)
+    came_from = next((dd, o) for dd, (o, k) in BOARD.links[entry].items() if k == "open" and o != sleep)
+    start = came_from[1]
+    step = next(dd for dd, (o, _) in BOARD.links[start].items() if o == entry)
+    s = placed(seats=(A, B), at={A: start, B: entry})
+    s = G.apply(moving(s, A, 1), A, f"move {step}")
+    assert s["phase"] in ("bump", "lucky")
+    if s["phase"] == "bump":
+        assert f"bump {into}" not in G.legal_actions(s, A)
+        s = G.apply(s, A, G.legal_actions(s, A)[0])
+    assert G.result(s) is None and s["positions"][B] != sleep
 
 
 def test_Z8_petition_passes_with_more_yes():
@@ -481,3 +613,15 @@ def test_views_are_public_but_the_seed_and_votes():
     assert {"spaces", "borders", "positions", "gems", "bank", "lucky", "order", "dice"} <= set(v)
     assert json.dumps(v) and all({"id", "tile", "type", "q", "r"} <= set(sp) for sp in v["spaces"])
     assert {b["kind"] for b in v["borders"]} == {"open", "toll", "hostile"}
+
+
+def test_Z7_a_bump_never_pushes_a_player_onto_a_sleep_space_even_when_it_is_the_only_way():
+    """The forced case: f1's other neighbours are held by players already bumped this turn, so the Sleep
+    space would be the only place to go; the occupant stays instead."""
+    D = "di"
+    assert {o for o, _ in BOARD.links["f1"].values()} == {"f0", "f2", "f6"}
+    s = placed(seats=(A, B, C, D), at={A: "f1", B: "f1", C: "f2", D: "f6"})
+    s.update(turn=A, bumped=[C, D], bumping=[B], effects=[])
+    assert G.bump_steps(s, B) == {}
+    G._continue_bumps(s)
+    assert s["positions"][B] == "f1" and G.result(s) is None and "stays" in s["last"]["text"]

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from table import Reply, Turn, User, Where
+from table.service import seconds_text
 
 log = logging.getLogger("teahouse.discord")
 
@@ -311,7 +312,8 @@ def OptionSelect(game_id: int, options: dict, choices: dict[str, list]) -> _Sele
         for value in choices.get(name, []):
             shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
             mark = " ✓" if value == current else ""
-            entries.append(discord.SelectOption(label=label(f"{name}: {shown}{mark}"), value=f"{name}={shown}"))
+            words = seconds_text(value) if name.endswith("_time") and isinstance(value, int) else shown
+            entries.append(discord.SelectOption(label=label(f"{name}: {words}{mark}"), value=f"{name}={shown}"))
     if not entries:
         return None
     return _Select("o", game_id, 0, entries, "Host: change a table option…")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
@@ -313,3 +314,13 @@ def hexagon(centre, size: float, pointy: bool = True) -> list[tuple[float, float
     start = 30 if pointy else 0
     return [(cx + size * math.cos(math.radians(start + 60 * i)), cy + size * math.sin(math.radians(start + 60 * i)))
             for i in range(6)]
+
+
+def with_names(text: str, names: dict[str, str]) -> str:
+    """Seat ids in an engine text replaced by display names — whole ids only, so seat '4' never turns space
+    'b4' into 'bFay'."""
+    if not names:
+        return text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
+                         + r")(?![\w-])")
+    return pattern.sub(lambda m: names[m.group(1)], text)

@@ -34,6 +34,7 @@ from .common import (
     keep_exact,
     lighten,
     text_centered,
+    with_names,
 )
 
 WIDTH = 1100
@@ -71,14 +72,16 @@ def short(names: dict, seat: str | None) -> str:
 class Geometry:
     """Pixel placement of the board inside a box, pointy-top hexes."""
 
-    def __init__(self, spaces: list[dict], left: int, top: int, width: int, max_height: int):
+    def __init__(self, spaces: list[dict], left: int, top: int, width: int, max_height: int,
+                 size: float | None = None):
         raw = {sp["id"]: to_pixel(sp["q"], sp["r"], 1.0) for sp in spaces}
         xs = [p[0] for p in raw.values()]
         ys = [p[1] for p in raw.values()]
         span_x = max(xs) - min(xs) + math.sqrt(3)
         span_y = max(ys) - min(ys) + 2
-        self.size = min(MAX_HEX, width / span_x, max_height / span_y)
+        self.size = size or min(MAX_HEX, width / span_x, max_height / span_y)
         board_w, board_h = span_x * self.size, span_y * self.size
+        self.width = board_w
         ox = left + (width - board_w) / 2 + (math.sqrt(3) / 2 - min(xs)) * self.size
         oy = top + (1 - min(ys)) * self.size
         self.height = board_h
@@ -206,7 +209,7 @@ def paste_board(img, view, geo: Geometry, colours, names) -> None:
     draw_board would draw."""
     spaces = tuple((sp["id"], sp["q"], sp["r"], sp["tile"], sp["type"], sp.get("gems")) for sp in view["spaces"])
     borders = tuple((b["a"], b["b"], b["kind"]) for b in view["borders"])
-    layer = board_layer(spaces, borders, geo.size, tuple(geo.centres.items()))
+    layer = board_layer(spaces, borders, geo.size, tuple(geo.centres.items()), img.width)
     img.paste(layer, (0, 0))
     lit = [sid for sid in (view.get("last") or {}).get("spaces") or [] if sid in geo.centres]
     if not lit:
@@ -227,8 +230,27 @@ def paste_board(img, view, geo: Geometry, colours, names) -> None:
         img.paste(scratch.crop(box), box[:2])
 
 
+@lru_cache(maxsize=1)
+def default_hex_size() -> float:
+    """The hex size of the default board in its box: every board is drawn at it, a larger random board on a
+    wider image, so spaces and their names stay as legible as on the default board."""
+    from engine.wurrm import Board, default_layout
+
+    board = Board(default_layout())
+    spaces = [{"id": sp["id"], "q": sp["q"], "r": sp["r"]} for sp in board.spaces.values()]
+    return Geometry(spaces, MARGIN, BANNER_H + 10, WIDTH - 2 * MARGIN, 560).size
+
+
+def board_geometry(view) -> tuple[Geometry, int]:
+    """Where the board goes, at the default board's hex size, and the image width that holds it."""
+    size = default_hex_size()
+    probe = Geometry(view["spaces"], MARGIN, BANNER_H + 10, WIDTH - 2 * MARGIN, 10**6, size=size)
+    width = max(WIDTH, int(math.ceil(probe.width)) + 2 * MARGIN)
+    return Geometry(view["spaces"], MARGIN, BANNER_H + 10, width - 2 * MARGIN, 10**6, size=size), width
+
+
 @lru_cache(maxsize=8)   # a board is ~2 MB; a table keeps its board all game
-def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple) -> Image.Image:
+def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple, width: int = 0) -> Image.Image:
     """The board with no space highlighted, on a strip of background from the top of the image to a little
     below the board (panels draw over that margin later, as they did over the board's edge)."""
     geo = Geometry.placed(size, dict(centres))
@@ -239,7 +261,7 @@ def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple) -> I
         "last": {},
     }
     bottom = max(y for _, y in geo.centres.values()) + 2 * size
-    img, draw = canvas(WIDTH, int(bottom))
+    img, draw = canvas(max(width, WIDTH), int(bottom))
     draw_board(draw, view, geo, {}, {})
     return img
 
@@ -344,6 +366,9 @@ def banner_text(view, names) -> tuple[str, tuple]:
         "target": "choose whom to attack", "bribe": "offer a bribe?", "answer": "accept the bribe?",
         "petition": "choose whom to petition", "ask": "ask for gems",
     }.get(phase, phase)
+    move = view.get("move")
+    if phase == "move" and move:
+        doing = f"move — rolled {move['value']}, {move['left']} step{'s' if move['left'] != 1 else ''} left"
     return f"{short(names, actor)}: {doing}", colours.get(actor, INK)
 
 
@@ -440,9 +465,7 @@ def DICE_BLOCK(size, gap):  # noqa: N802 — a width, named like the constants a
 def draw_status(draw, view, names, top) -> int:
     """The last log line (what just happened), plus the petition's progress."""
     f = font(20)
-    text = (view.get("last") or {}).get("text") or ""
-    for seat in view["seats"]:
-        text = text.replace(seat, short(names, seat)) if seat in text else text
+    text = with_names((view.get("last") or {}).get("text") or "", {s: short(names, s) for s in view["seats"]})
     lines = wrap(draw, text, WIDTH - 2 * MARGIN, f)[:3]
     for i, line in enumerate(lines):
         draw.text((MARGIN, top + i * 26), line, font=f, fill=INK)
@@ -498,9 +521,36 @@ def draw_scores(draw, view, names, colours, top) -> int:
     return top
 
 
-def draw_legend(draw, top) -> int:
-    items = [("gem", "Gem +1"), ("attack", "Attack"), ("end", "End turn"), ("sleep", "Sleep"), ("toll", "Toll 1"),
-             ("hostile", "Hostile")]
+VARIANT_WORDS = {"bumpers": "Bumpers (+1 to every value)", "bribery": "Bribery", "reverse": "Reverse",
+                 "petition": "Petition", "lucky": "Lucky (13 gems win)"}
+
+
+def legend_items(view) -> list[tuple[str, str]]:
+    """The symbols and what they do at this table: the variants change some of them."""
+    opts = view.get("options") or {}
+    petition = opts.get("petition") and len(view["seats"]) > 2     # at two players Attack spaces attack
+    attack = "Petition" if petition else "Attack"
+    if opts.get("reverse"):
+        attack += ", order reverses"
+    return [("gem", "Gem +2" if opts.get("bribery") else "Gem +1"), ("attack", attack), ("end", "End turn"),
+            ("sleep", "Sleep"), ("toll", "Toll 1"),
+            ("hostile", "Hostile (6 gems)" if opts.get("bribery") else "Hostile")]
+
+
+def draw_variants(draw, view, top) -> int:
+    opts = view.get("options") or {}
+    on = [VARIANT_WORDS[v] for v in VARIANT_WORDS if opts.get(v)]
+    if opts.get("board") == "random":
+        on.insert(0, "random board")
+    if not on:
+        return top
+    draw.text((MARGIN, top), "Variants: " + ", ".join(on), font=font(19, bold=True), fill=MUTED)
+    return top + 28
+
+
+def draw_legend(draw, top, view=None) -> int:
+    items = legend_items(view) if view else [("gem", "Gem +1"), ("attack", "Attack"), ("end", "End turn"),
+                                              ("sleep", "Sleep"), ("toll", "Toll 1"), ("hostile", "Hostile")]
     x = MARGIN
     f = font(19)
     for kind, label in items:
@@ -529,30 +579,31 @@ def draw_legend(draw, top) -> int:
 @register("wurrm")
 def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     colours = colours_for(view["seats"])
-    geo = Geometry(view["spaces"], MARGIN, BANNER_H + 10, WIDTH - 2 * MARGIN, 560)
+    geo, width = board_geometry(view)
     board_bottom = BANNER_H + 10 + geo.height + 8
     # One pass: draw on a canvas tall enough for the largest panels, then keep what the panels used.
     room = int(board_bottom) + PANELS_MAX + MARGIN
     while True:
-        img, draw = canvas(WIDTH, room)
+        img, draw = canvas(width, room)
         paste_board(img, view, geo, colours, names)   # first: its layer starts at the top of the image
         text, colour = banner_text(view, names)
-        banner(draw, WIDTH, text, colour, height=BANNER_H)
+        banner(draw, width, text, colour, height=BANNER_H)
         draw_options(draw, view, geo)
         draw_avatars(draw, view, geo, colours)
         height = int(layout_panels(draw, view, names, colours, board_bottom, viewer) + MARGIN)
         if height <= room:
-            return img.crop((0, 0, WIDTH, height))
+            return img.crop((0, 0, width, height))
         room = height  # panels taller than foreseen: draw again on a canvas that fits
 
 
 # The most the panels under the board can take: legend, three status lines and a petition, then the dice and
 # three rows of players (or the scores of six players).
-PANELS_MAX = 34 + 4 + 3 * 26 + 6 + 58 + max(8 + 34 + 6 * 38, 8 + 36 + 64 + 34 + 6 + 34 + 3 * 46)
+PANELS_MAX = 34 + 28 + 4 + 3 * 26 + 6 + 58 + max(8 + 34 + 6 * 38, 8 + 36 + 64 + 34 + 6 + 34 + 3 * 46)
 
 
 def layout_panels(draw, view, names, colours, top, viewer) -> int:
-    top = draw_legend(draw, top)
+    top = draw_legend(draw, top, view)
+    top = draw_variants(draw, view, top)
     top = draw_status(draw, view, names, top + 4)
     if view.get("result"):
         return draw_scores(draw, view, names, colours, top + 8)

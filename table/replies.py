@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from render.common import with_names
 
 
 @dataclass(frozen=True)
@@ -81,12 +82,8 @@ def _pieces(para: str, limit: int) -> list[str]:
 
 
 def name_seats(text: str, names: dict[str, str]) -> str:
-    """Replace seat ids in an engine text (a log line, an action) with display names."""
-    if not names:
-        return text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
-                         + r")(?![\w-])")
-    return pattern.sub(lambda m: names[m.group(1)], text)
+    """Replace seat ids in an engine text (a log line, an action) with display names (whole ids only)."""
+    return with_names(text, names)
 
 
 @dataclass

@@ -33,3 +33,40 @@ def test_images_at_every_phase_open_as_pngs():
             s = G.apply(s, seat, rnd.choice(G.bot_actions(s, seat)))
             step += 1
     assert {"place", "lucky", "wish", "reroll", "move", "over"} <= phases
+
+
+# ----- issue 14, item 3: what a mover needs on the image ------------------------------------------------------
+def test_issue14_names_replace_whole_seat_ids_only_in_the_status_line():
+    from render.common import with_names
+
+    assert with_names("4 moves e to b4", {"4": "Fay"}) == "Fay moves e to b4"
+
+
+def test_issue14_the_legend_is_true_to_the_variants():
+    from render.wurrm import legend_items
+
+    plain = dict(legend_items({"options": {}, "seats": ["a", "b", "c"]}))
+    assert plain["attack"] == "Attack" and plain["gem"] == "Gem +1" and plain["hostile"] == "Hostile"
+    rich = dict(legend_items({"options": {"petition": True, "bribery": True, "reverse": True},
+                              "seats": ["a", "b", "c"]}))
+    assert rich["attack"] == "Petition, order reverses" and rich["gem"] == "Gem +2" and "6 gems" in rich["hostile"]
+    two = dict(legend_items({"options": {"petition": True}, "seats": ["a", "b"]}))
+    assert two["attack"] == "Attack"                       # at two players Attack spaces attack (issue 14)
+
+
+def test_issue14_the_banner_says_the_roll_and_the_steps_left():
+    from render.wurrm import banner_text
+
+    view = {"seats": ["a", "b"], "result": None, "phase": "move", "actor": "a",
+            "move": {"value": 5, "left": 3, "path": [], "options": {}}}
+    assert banner_text(view, {"a": "Ann"})[0] == "Ann: move — rolled 5, 3 steps left"
+
+
+def test_issue14_random_boards_are_drawn_at_the_default_hex_size():
+    from render.wurrm import board_geometry, default_hex_size
+
+    game = GAMES["wurrm"]
+    for seed in range(5):
+        view = game.view(game.new(["a", "b"], seed, {"board": "random"}), None)
+        geo, width = board_geometry(view)
+        assert geo.size == default_hex_size() and width >= geo.width

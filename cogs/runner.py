@@ -84,7 +84,11 @@ class TeahouseBot(commands.Bot):
                 await self.send_due()
             except Exception:
                 log.exception("the scheduler failed; it goes on")
-            nxt = await self.service.next_due()
+            try:
+                nxt = await self.service.next_due()
+            except Exception:       # the database is away for a moment (a server restarting): try again later
+                log.exception("the scheduler could not read the next timer; it goes on")
+                nxt = None
             delay = self.tick if nxt is None else min(self.tick, max(0.5, nxt - self.service.clock()))
             await asyncio.sleep(delay)
 

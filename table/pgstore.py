@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
+import inspect
 import json
 import logging
 from dataclasses import replace
@@ -191,6 +193,28 @@ def redact(url: str) -> str:
     return url
 
 
+def _plain_errors(cls):
+    """Every public coroutine of the store raises StoreError (not asyncpg's own) when the server is gone or
+    refuses, as SQLite's store does for a busy or full file; other errors pass unchanged."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        async def method(self, *args, **kwargs):
+            try:
+                return await fn(self, *args, **kwargs)
+            except (asyncpg.PostgresError, *UNREACHABLE) as e:
+                err = self._storage_error(e)
+                if err is e:
+                    raise
+                raise err from e
+        return method
+
+    for name, fn in list(vars(cls).items()):
+        if not name.startswith("_") and name not in ("open", "close") and inspect.iscoroutinefunction(fn):
+            setattr(cls, name, wrap(fn))
+    return cls
+
+
+@_plain_errors
 class PgStore:
     """A pool of asyncpg connections to one PostgreSQL database."""
 

@@ -271,3 +271,20 @@ def unused_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+async def test_connections_the_server_drops_are_replaced_or_a_store_error(pg_url):
+    async with open_store(pg_url) as store:
+        g = await running(store)
+        admin = await asyncpg.connect(pg_url)
+        try:
+            await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE datname = current_database() AND pid != pg_backend_pid()")
+        finally:
+            await admin.close()
+        try:
+            await store.record_moves(g, [("alice", "x", "x")], '{"s":1}', now=3)
+        except StoreError as e:
+            assert "nothing was changed" in str(e), e
+            await store.record_moves(g, [("alice", "x", "x")], '{"s":1}', now=3)
+        assert (await store.game(g.id)).state == '{"s":1}'

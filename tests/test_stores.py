@@ -288,3 +288,32 @@ async def test_connections_the_server_drops_are_replaced_or_a_store_error(pg_url
             assert "nothing was changed" in str(e), e
             await store.record_moves(g, [("alice", "x", "x")], '{"s":1}', now=3)
         assert (await store.game(g.id)).state == '{"s":1}'
+
+
+def test_both_stores_offer_the_same_methods():
+    from table.pgstore import PgStore
+    from table.store import Store
+
+    public = {n for n in vars(Store) if not n.startswith("_") and callable(getattr(Store, n))}
+    assert public - set(dir(PgStore)) == set()
+    for name in public:
+        params = [inspect.signature(getattr(cls, name)).parameters for cls in (Store, PgStore)]
+        assert list(params[0].values()) == list(params[1].values()), name
+
+
+async def test_an_older_postgres_schema_is_upgraded_and_migration_4_fills_results(pg_url):
+    from table.pgstore import PgStore
+
+    store = PgStore(pg_url)
+    store.db = await asyncpg.create_pool(pg_url, min_size=1, max_size=2)
+    assert await store.migrate(target=3) == 3
+    await store.db.execute(
+        "INSERT INTO games (id, guild, channel, game, status, host, seed, state, result, created_at, updated_at) "
+        "VALUES (1, 'g', 'c', 'pebbles', 'finished', '111', 1, '{}', '{\"winners\": [\"111\"]}', 1, 2)")
+    for i, (uid, bot) in enumerate([("111", 0), ("222", 1), ("cpu-1", 1)]):
+        await store.db.execute("INSERT INTO seats VALUES (1, $1, $2, $3, $4)", i, uid, uid, bot)
+    await store.close()
+    async with open_store(pg_url) as store:
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert await store.record_of("111") == [("pebbles", "win", 1)]
+        assert await store.record_of("222") == [("pebbles", "loss", 1)] and await store.record_of("cpu-1") == []

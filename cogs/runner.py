@@ -62,7 +62,10 @@ class TeahouseBot(commands.Bot):
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error
         self.scheduler = asyncio.create_task(self.run_scheduler(), name="teahouse-scheduler")
-        if self.dev_guild:
+        shard_ids = getattr(self, "shard_ids", None)     # a sharded bot: the process on shard 0 syncs, once
+        if shard_ids is not None and 0 not in shard_ids:
+            log.info("on shards %s: the process on shard 0 syncs the commands", ",".join(map(str, shard_ids)))
+        elif self.dev_guild:
             guild = discord.Object(int(self.dev_guild))
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)

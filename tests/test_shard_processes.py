@@ -106,6 +106,7 @@ async def test_two_shards_share_postgres_and_survive_a_kill_9(pg_url, tmp_path):
             codes = [await stop(a), await stop(b)]
         assert codes == [0, 0]
         check_exactly_once(fake, kinds)
+        assert len(fake.sync_payloads) == 1          # the commands were synced by the shard-0 process only
         assert {shard[c] for c in posted(a_posts)} == {0} and {shard[c] for c in posted(b_posts)} == {1}
         async with open_store(pg_url) as store:
             assert await store.outgoing() == []

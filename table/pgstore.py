@@ -177,8 +177,10 @@ TABLES = ("games", "seats", "actions", "settings", "notify", "timers", "outbox",
 # the transaction (store, task, connection) the current task owns, if any
 _CONN: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("teahouse_pg_batch", default=None)
 
+# the server is gone, or the connection broke under a query (a killed backend can leave asyncpg's protocol in a
+# state it reports as an internal error)
 UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.CannotConnectNowError, asyncpg.ConnectionFailureError,
-               asyncpg.InterfaceError)
+               asyncpg.InterfaceError, asyncpg.InternalClientError)
 
 
 def redact(url: str) -> str:
@@ -247,7 +249,7 @@ class PgStore:
 
     def _explain(self, e: BaseException) -> str:
         where = self.path
-        if isinstance(e, asyncpg.InvalidPasswordError | asyncpg.InvalidAuthorizationSpecificationError):
+        if isinstance(e, (asyncpg.InvalidPasswordError, asyncpg.InvalidAuthorizationSpecificationError)):
             return (f"PostgreSQL refused the login to {where} ({e}). Check the user name and password in "
                     "DATABASE_URL.")
         if isinstance(e, asyncpg.InvalidCatalogNameError):
@@ -380,13 +382,13 @@ class PgStore:
                 raise err from e
 
     def _storage_error(self, e: BaseException) -> BaseException:
-        if isinstance(e, asyncpg.DiskFullError | asyncpg.OutOfMemoryError):
+        if isinstance(e, (asyncpg.DiskFullError, asyncpg.OutOfMemoryError)):
             return StoreFull()
         if isinstance(e, asyncpg.IntegrityConstraintViolationError):
             return e
-        if isinstance(e, UNREACHABLE | asyncpg.PostgresConnectionError | asyncpg.DeadlockDetectedError
-                      | asyncpg.SerializationError | asyncpg.ReadOnlySQLTransactionError
-                      | asyncpg.InsufficientResourcesError | asyncpg.OperatorInterventionError):
+        if isinstance(e, (*UNREACHABLE, asyncpg.PostgresConnectionError, asyncpg.DeadlockDetectedError,
+                          asyncpg.SerializationError, asyncpg.ReadOnlySQLTransactionError,
+                          asyncpg.InsufficientResourcesError, asyncpg.OperatorInterventionError)):
             return StoreError(f"The game could not be saved ({type(e).__name__}: {e}); nothing was changed. Try "
                               "again in a moment.")
         return e

@@ -278,6 +278,14 @@ async def test_connections_the_server_drops_are_replaced_or_a_store_error(pg_url
         g = await running(store)
         admin = await asyncpg.connect(pg_url)
         try:
+            # the connection of a transaction in progress dies: nothing is saved, and the store says so plainly
+            with pytest.raises(StoreError, match="nothing was changed"):
+                async with store.batch():
+                    pid = await store._q().fetchval("SELECT pg_backend_pid()")
+                    await admin.execute("SELECT pg_terminate_backend($1)", pid)
+                    await store.record_moves(g, [("alice", "x", "x")], '{"s":1}', now=3)
+            assert (await store.game(g.id)).version == g.version
+            # every idle connection dies: the next calls get new ones (or one StoreError, then new ones)
             await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                 "WHERE datname = current_database() AND pid != pg_backend_pid()")
         finally:

@@ -1,5 +1,6 @@
 """One suite for both stores: every test here runs against SQLite and against PostgreSQL (a real server,
-tests/pg.py), and the service tests of test_service, test_daylong and test_speed run again on PostgreSQL."""
+tests/pg.py), and the service tests of test_service, test_daylong, test_speed and test_hardening run again
+on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from table import TableService, open_store
 from table.shards import Shards
 from table.store import SCHEMA_VERSION, ChannelBusy, Seat, Settings, StoreError, VersionConflict
-from tests import test_daylong, test_service, test_speed
+from tests import test_daylong, test_hardening, test_service, test_speed
 from tests.support import Clock
 
 ALICE, BOB = Seat("alice", "Alice"), Seat("bob", "Bob")
@@ -222,7 +223,8 @@ async def test_many_claimers_of_one_timer_fire_it_once(db_target):
 SQLITE_ONLY = {"test_listings_and_channel_lookups_use_indexes", "test_a_move_costs_few_statements_and_is_not_read_back",
                "test_images_are_drawn_in_worker_processes_and_survive_a_dead_worker",
                "test_without_a_pool_images_are_drawn_in_a_thread"}
-SERVICE_TESTS = [fn for module in (test_service, test_daylong, test_speed) for name, fn in vars(module).items()
+SERVICE_MODULES = (test_service, test_daylong, test_speed, test_hardening)
+SERVICE_TESTS = [fn for module in SERVICE_MODULES for name, fn in vars(module).items()
                  if name.startswith("test_") and name not in SQLITE_ONLY and inspect.iscoroutinefunction(fn)
                  and set(inspect.signature(fn).parameters) <= {"svc", "clock", "store"}]
 

@@ -285,9 +285,9 @@ class PgStore:
     async def close(self) -> None:
         if self.db is not None:
             pool, self.db = self.db, None
-            with contextlib.suppress(Exception):
+            try:
                 await asyncio.wait_for(pool.close(), 10)
-            if not pool._closed:   # a connection stuck in a query: do not wait for it
+            except Exception:       # noqa: BLE001 — a connection stuck in a query, or the server gone: drop them all
                 pool.terminate()
 
     async def __aenter__(self) -> PgStore:
@@ -415,8 +415,14 @@ class PgStore:
         if self._in_batch():
             yield self
             return
-        async with self._owned(isolation="repeatable_read", readonly=True):
-            yield self
+        try:
+            async with self._owned(isolation="repeatable_read", readonly=True):
+                yield self
+        except (asyncpg.PostgresError, *UNREACHABLE) as e:
+            err = self._storage_error(e)
+            if err is e:
+                raise
+            raise err from e
 
     # ----- reading ---------------------------------------------------------------------------------------
     async def _row(self, sql: str, *args) -> GameRow | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from table.shards import Shards
 from table.store import StoreError
 
 ROOT = Path(__file__).resolve().parent
@@ -26,8 +27,8 @@ log = logging.getLogger("teahouse")
 
 # Libraries that log whole payloads at DEBUG (aiosqlite every statement with its arguments — game states,
 # hands, the seed; discord's gateway every event): they never go below INFO, whatever LOG_LEVEL says.
-QUIET_LIBRARIES = {"aiosqlite": logging.INFO, "discord": logging.INFO, "discord.http": logging.WARNING,
-                   "asyncio": logging.INFO, "PIL": logging.INFO}
+QUIET_LIBRARIES = {"aiosqlite": logging.INFO, "asyncpg": logging.INFO, "discord": logging.INFO,
+                   "discord.http": logging.WARNING, "asyncio": logging.INFO, "PIL": logging.INFO}
 
 
 def configure_logging(level: str) -> None:
@@ -40,10 +41,10 @@ def configure_logging(level: str) -> None:
 
 
 async def run_console(db_path: Path, out_dir: Path, stream=None) -> None:
-    from table import Store, TableService
+    from table import TableService, open_store
     from table.console import run
 
-    async with Store(db_path) as store:
+    async with open_store(db_path) as store:
         await run(TableService(store), stream=stream, out_dir=out_dir)
 
 
@@ -57,8 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv(ROOT / ".env")
     parser = argparse.ArgumentParser(description="Teahouse: tabletop games in Discord, or at the console.")
     parser.add_argument("--console", action="store_true", help="run the console table even with a token")
-    parser.add_argument("--db", help="SQLite database file (default: TEAHOUSE_DB or data/teahouse.db; "
-                                     "the console uses data/console.db)")
+    parser.add_argument("--db", help="SQLite database file or postgresql:// URL (default: DATABASE_URL, else "
+                                     "TEAHOUSE_DB or data/teahouse.db; the console uses data/console.db)")
     parser.add_argument("--out", default=os.getenv("TEAHOUSE_OUT", "out"),
                         help="where the console writes images (default: out/)")
     args = parser.parse_args(argv)
@@ -80,7 +81,13 @@ def main(argv: list[str] | None = None) -> int:
 
     from cogs.runner import run_discord
 
-    db = args.db or os.getenv("TEAHOUSE_DB") or str(DEFAULT_DB)
+    # PostgreSQL when DATABASE_URL is set (several processes, several machines); else the SQLite file
+    db = args.db or os.getenv("DATABASE_URL", "").strip() or os.getenv("TEAHOUSE_DB") or str(DEFAULT_DB)
+    try:
+        shards = Shards.parse(os.getenv("SHARD_COUNT"), os.getenv("SHARD_IDS"))
+    except ValueError as e:
+        print(e)
+        return 2
     guild = os.getenv("DEV_GUILD_ID", "").strip() or None
     try:
         idle = float(os.getenv("IDLE_ABANDON_HOURS", "24"))
@@ -88,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         print("IDLE_ABANDON_HOURS must be a number of hours.")
         return 2
     try:
-        return run_discord(token, db, dev_guild=guild, idle_abandon_hours=idle)
+        return run_discord(token, db, dev_guild=guild, idle_abandon_hours=idle, shards=shards)
     except StoreError as e:
         return fail(str(e))
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load.py [--games 10000] [--channels 50] [--moves 20] [--rss-moves 3000]
 
-What it does, on a fresh SQLite file in a temporary folder:
+What it does, on a fresh SQLite file in a temporary folder (or ``--db postgresql://…``, an empty database):
 1. stores ``--games`` ended games (results and seats for 2,000 users in 100 servers), as a long-running bot has;
 2. opens ``--channels`` running games (all five games in turn, with a mix of player counts) and lets one
    player per channel move ``--moves`` times, every channel at once, the way the Discord front end does it:
@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GAMES  # noqa: E402
-from table import Store, TableService, User, Where, rendering  # noqa: E402
+from table import TableService, User, Where, open_store, rendering  # noqa: E402
 
 TARGET_SAVED_MS, TARGET_IMAGE_MS, TARGET_QUERY_MS, TARGET_RSS_MB = 50.0, 300.0, 50.0, 150.0
 KEYS = ["wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm"]
@@ -99,7 +99,7 @@ async def store_ended_games(svc: TableService, n: int) -> None:
 
 async def main_async(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        async with Store(Path(tmp) / "load.db") as store:
+        async with open_store(args.db or Path(tmp) / "load.db") as store:
             svc = TableService(store)
             t = time.perf_counter()
             await store_ended_games(svc, args.games)
@@ -210,6 +210,7 @@ def main() -> int:
     parser.add_argument("--channels", type=int, default=50)
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--rss-moves", type=int, default=3000)
+    parser.add_argument("--db", help="an empty postgresql:// database to load instead of a temporary SQLite file")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a player takes between moves (0: every channel moves back to back)")
     try:

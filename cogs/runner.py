@@ -14,7 +14,8 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
-from table import Store, TableService, rendering
+from table import Store, TableService, open_store, rendering
+from table.shards import Shards
 from table.store import StoreError
 
 from . import ui
@@ -39,12 +40,13 @@ def cog_modules() -> list[str]:
 
 
 class TeahouseBot(commands.Bot):
-    def __init__(self, store: Store, *, dev_guild: str | None = None, service: TableService | None = None):
+    def __init__(self, store: Store, *, dev_guild: str | None = None, service: TableService | None = None,
+                 **options):
         # Slash commands and components need no privileged intent; guilds gives channels and threads.
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True), **options)
         self.store = store
         self.service = service or TableService(store, escape=ui.safe)
         self.service.escape = ui.safe          # names in Discord messages never format or mention
@@ -60,7 +62,10 @@ class TeahouseBot(commands.Bot):
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error
         self.scheduler = asyncio.create_task(self.run_scheduler(), name="teahouse-scheduler")
-        if self.dev_guild:
+        shard_ids = getattr(self, "shard_ids", None)     # a sharded bot: the process on shard 0 syncs, once
+        if shard_ids is not None and 0 not in shard_ids:
+            log.info("on shards %s: the process on shard 0 syncs the commands", ",".join(map(str, shard_ids)))
+        elif self.dev_guild:
             guild = discord.Object(int(self.dev_guild))
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
@@ -82,7 +87,11 @@ class TeahouseBot(commands.Bot):
                 await self.send_due()
             except Exception:
                 log.exception("the scheduler failed; it goes on")
-            nxt = await self.service.next_due()
+            try:
+                nxt = await self.service.next_due()
+            except Exception:       # the database is away for a moment (a server restarting): try again later
+                log.exception("the scheduler could not read the next timer; it goes on")
+                nxt = None
             delay = self.tick if nxt is None else min(self.tick, max(0.5, nxt - self.service.clock()))
             await asyncio.sleep(delay)
 
@@ -121,16 +130,31 @@ class TeahouseBot(commands.Bot):
         await self.store.close()
 
 
-async def serve(token: str, db_path: Path, dev_guild: str | None = None, idle_abandon_hours: float = 24) -> int:
-    store = Store(db_path)
+class ShardedTeahouseBot(TeahouseBot, commands.AutoShardedBot):
+    """The bot on some of Discord's shards (``SHARD_COUNT``, ``SHARD_IDS``): several processes, one database.
+    Its store fires the timers and sends the notices of its shards' servers only."""
+
+
+def make_bot(store, *, shards: Shards | None = None, **options) -> TeahouseBot:
+    if shards is None:
+        return TeahouseBot(store, **options)
+    store.shards = shards
+    return ShardedTeahouseBot(store, shard_count=shards.count, shard_ids=list(shards.ids), **options)
+
+
+async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, idle_abandon_hours: float = 24,
+                shards: Shards | None = None) -> int:
+    store = open_store(db_path, shards)     # a SQLite file, or DATABASE_URL's PostgreSQL
     try:
         await store.open()         # before logging in: a database that cannot be used stops us at once
     except StoreError as e:
         print(f"teahouse: {e}", file=sys.stderr)
         return 1
     rendering.start()              # images are drawn in worker processes, one per core
-    bot = TeahouseBot(store, dev_guild=dev_guild,
-                      service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600, escape=ui.safe))
+    bot = make_bot(store, shards=shards, dev_guild=dev_guild,
+                   service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600, escape=ui.safe))
+    if shards is not None:
+        log.info("on shards %s of %d", ",".join(map(str, shards.ids)), shards.count)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -173,7 +197,8 @@ async def serve(token: str, db_path: Path, dev_guild: str | None = None, idle_ab
     return code
 
 
-def run_discord(token: str, db_path: Path, dev_guild: str | None = None, idle_abandon_hours: float = 24) -> int:
+def run_discord(token: str, db_path: Path | str, dev_guild: str | None = None, idle_abandon_hours: float = 24,
+                shards: Shards | None = None) -> int:
     if dev_guild and not dev_guild.isdigit():
         print(f"DEV_GUILD_ID must be a server id (a number), not {dev_guild!r}.")
         return 2
@@ -181,4 +206,4 @@ def run_discord(token: str, db_path: Path, dev_guild: str | None = None, idle_ab
         print("DISCORD_TOKEN does not look like a bot token (three parts separated by dots). Copy it again from "
               "the Developer Portal: your application → Bot → Reset Token.")
         return 2
-    return asyncio.run(serve(token, db_path, dev_guild, idle_abandon_hours))
+    return asyncio.run(serve(token, db_path, dev_guild, idle_abandon_hours, shards))

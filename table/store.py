@@ -23,6 +23,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from .shards import Shards
+
 log = logging.getLogger("teahouse.store")
 
 OPEN_STATUSES = ("lobby", "running")
@@ -247,10 +249,20 @@ class LogEntry:
 class Store:
     """One aiosqlite connection; a lock keeps one transaction at a time on it."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, shards: Shards | None = None):
         self.path = str(path)
         self.db: aiosqlite.Connection | None = None
         self._tx = asyncio.Lock()
+        self.shards = shards      # only these shards' timers fire and notices go out here (None: all of them)
+
+    def _shard_filter(self, guild: str = "g.guild") -> str:
+        """SQL that holds for the games of this process's shards (a server's shard is (id >> 22) % count;
+        no server, or one whose id is not a number, is shard 0)."""
+        if self.shards is None:
+            return "1 = 1"
+        ids = ",".join(str(int(i)) for i in self.shards.ids)
+        return (f"(CASE WHEN {guild} IS NOT NULL AND {guild} != '' AND {guild} NOT GLOB '*[^0-9]*' "
+                f"THEN (CAST({guild} AS INTEGER) >> 22) % {int(self.shards.count)} ELSE 0 END) IN ({ids})")
 
     async def open(self) -> Store:
         """Open (creating if needed) and migrate the database. Anything that makes it unusable — a damaged or
@@ -622,13 +634,18 @@ class Store:
             return [Timer(r["id"], r["game_id"], r["kind"], r["version"], r["due"]) for r in await cur.fetchall()]
 
     async def due_timers(self, now: float) -> list[Timer]:
-        async with self.db.execute(
-            "SELECT * FROM timers WHERE fired IS NULL AND due <= ? ORDER BY due, id", (now,)
-        ) as cur:
+        """The timers due by ``now`` (of this process's shards' games)."""
+        sql = "SELECT t.* FROM timers t WHERE t.fired IS NULL AND t.due <= ?"
+        if self.shards is not None:
+            sql += f" AND EXISTS (SELECT 1 FROM games g WHERE g.id = t.game_id AND {self._shard_filter()})"
+        async with self.db.execute(sql + " ORDER BY t.due, t.id", (now,)) as cur:
             return [Timer(r["id"], r["game_id"], r["kind"], r["version"], r["due"]) for r in await cur.fetchall()]
 
     async def next_due(self) -> float | None:
-        async with self.db.execute("SELECT MIN(due) FROM timers WHERE fired IS NULL") as cur:
+        sql = "SELECT MIN(t.due) FROM timers t WHERE t.fired IS NULL"
+        if self.shards is not None:
+            sql += f" AND EXISTS (SELECT 1 FROM games g WHERE g.id = t.game_id AND {self._shard_filter()})"
+        async with self.db.execute(sql) as cur:
             return (await cur.fetchone())[0]
 
     async def claim_timer(self, timer: Timer, now: float) -> bool:
@@ -653,7 +670,11 @@ class Store:
         await self._transaction(work)
 
     async def outgoing(self, limit: int = 100) -> list[Outgoing]:
-        async with self.db.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit,)) as cur:
+        """The oldest notices still to send (of this process's shards: a notice without a game is shard 0)."""
+        sql = "SELECT o.* FROM outbox o"
+        if self.shards is not None:
+            sql += f" LEFT JOIN games g ON g.id = o.game_id WHERE {self._shard_filter()}"
+        async with self.db.execute(sql + " ORDER BY o.id LIMIT ?", (limit,)) as cur:
             return [Outgoing(r["id"], r["game_id"], r["channel"], json.loads(r["payload"]), r["parts_done"],
                              r["attempts"]) for r in await cur.fetchall()]
 

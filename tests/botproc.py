@@ -4,6 +4,9 @@
     FAKE_API=http://127.0.0.1:port/api/v10 FAKE_GATEWAY=ws://127.0.0.1:port/gateway TOKEN=a.b.c DB=t.db \\
     CRASH=post:2 python -m tests.botproc
 
+DB may be a postgresql:// URL; SHARD_COUNT and SHARD_IDS run it on some shards (like bot.py); POSTS=file appends
+the channel id of every scheduler post Discord accepted to that file (which process sent what).
+
 CRASH: ``post:N`` dies just before the N-th scheduler post reaches Discord (after its timer was claimed and
 its effect stored); ``sent:N`` dies just after Discord accepted the N-th post, before the outbox heard of it.
 """
@@ -43,17 +46,33 @@ def arm(crash: str) -> None:
     TeahouseBot.notice_to_channel = notice_to_channel
 
 
+def record_posts(path: str) -> None:
+    from cogs.runner import TeahouseBot
+
+    original = TeahouseBot.notice_to_channel
+
+    async def notice_to_channel(self, notice):
+        await original(self, notice)
+        with open(path, "a") as f:
+            f.write(f"{notice.channel}\n")
+
+    TeahouseBot.notice_to_channel = notice_to_channel
+
+
 def main() -> int:
     discord.http.Route.BASE = os.environ["FAKE_API"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_GATEWAY"])
+    if os.environ.get("POSTS"):
+        record_posts(os.environ["POSTS"])
     if os.environ.get("CRASH"):
         arm(os.environ["CRASH"])
     from bot import configure_logging
     from cogs.runner import run_discord
+    from table.shards import Shards
 
     configure_logging(os.environ.get("LOG_LEVEL", "WARNING"))
-
-    return run_discord(os.environ["TOKEN"], os.environ["DB"])
+    shards = Shards.parse(os.environ.get("SHARD_COUNT"), os.environ.get("SHARD_IDS"))
+    return run_discord(os.environ["TOKEN"], os.environ["DB"], shards=shards)
 
 
 if __name__ == "__main__":

@@ -27,3 +27,43 @@ def clock():
 def svc(store, clock):
     """The table service on the test's database and clock, without images."""
     return TableService(store, clock=clock, render=False)
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server for the whole session (tests/pg.py), started on first use."""
+    from tests.pg import PgServer
+
+    server = PgServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def pg_url(pg_server):
+    """The URL of a fresh, empty PostgreSQL database for the test."""
+    return await pg_server.fresh()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def db_target(request, tmp_path):
+    """Where a fresh database of each kind is: a SQLite file, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return tmp_path / "t.db"
+    return await request.getfixturevalue("pg_server").fresh()
+
+
+@pytest.fixture
+async def any_store(db_target):
+    """A fresh store of each kind: the same tests run against SQLite and PostgreSQL."""
+    from table import open_store
+
+    s = await open_store(db_target).open()
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def any_svc(any_store, clock):
+    """The table service on a store of each kind."""
+    return TableService(any_store, clock=clock, render=False)

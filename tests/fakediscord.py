@@ -66,7 +66,8 @@ Behaviour worth knowing:
   default 2 s) after GUILD_CREATE.  Interactions work as soon as GUILD_CREATE was handled, which is what
   ``fake.run`` waits for; pass ``guild_ready_timeout=0.1`` to the bot if a test needs ``on_ready``.
 * Not supported: voice, reactions beyond recording, pins, audit logs, rate limits (no rate-limit headers are
-  sent), sharding, ETF encoding, zstd compression, forum channels, DM interactions.
+  sent), sharding beyond echoing IDENTIFY's shard in READY (every shard gets the one guild), ETF encoding, zstd
+  compression, forum channels, DM interactions.
 """
 
 from __future__ import annotations
@@ -1278,6 +1279,8 @@ class FakeDiscord:
                 "user_settings": {},
                 "_trace": ["fakediscord"],
             }
+            if d.get("shard"):          # a sharded client: READY names the shard it identified as
+                ready["shard"] = d["shard"]
             await self._dispatch(conn, "READY", ready)
             await self._dispatch(conn, "GUILD_CREATE", self.guild.payload())
             conn.ready = True

@@ -1,0 +1,80 @@
+"""Moving a SQLite database into PostgreSQL: every row of every table, the same games afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tests.tinygame  # noqa: F401  (registers Pebbles)
+from table import TableService, User, Where, open_store
+from table.migrate import main, migrate
+from table.pgstore import TABLES
+from table.store import Settings, StoreError
+from tests.support import Clock, started
+
+ROOT = Path(__file__).resolve().parent.parent
+ALICE, BOB = User("alice", "Alice"), User("bob", "Bob")
+
+
+async def fill(path) -> None:
+    clock = Clock()
+    async with open_store(path) as store:
+        svc = TableService(store, clock=clock, render=False)
+        await started(svc, ALICE, BOB, game="pebbles", where=Where("c1", "g"))
+        await svc.act(Where("c1", "g"), ALICE, "bid 1")
+        await started(svc, ALICE, BOB, game="wassamasaw", where=Where("c2", "g"))
+        await started(svc, ALICE, BOB, game="pebbles", where=Where("c3", "h"))
+        await svc.abandon(Where("c3", "h"), ALICE, confirm=True)
+        await svc.open_table(Where("c4", None), BOB, "pebbles")
+        await store.save_settings("g", Settings(2, 10, "skip", True, False))
+        await store.set_dm("bob", True)
+        clock.now += 30 * 3600
+        await svc.fire_due()                       # into the outbox, not delivered
+        assert await store.outgoing()
+
+
+async def snapshot(target) -> dict:
+    async with open_store(target) as store:
+        games = await store.games(("lobby", "running", "finished", "abandoned"))
+        return {"games": [(g.id, g.guild, g.channel, g.status, g.version, g.state, g.seats, g.waiting, g.result)
+                          for g in games],
+                "logs": [await store.log(g.id) for g in games],
+                "timers": await store.pending_timers(),
+                "outbox": [(o.id, o.channel, o.payload, o.parts_done) for o in await store.outgoing()],
+                "settings": await store.settings("g"), "dm": await store.wants_dm("bob"),
+                "record": sorted(await store.record_of("alice"))}
+
+
+async def test_every_table_moves_and_the_games_go_on(tmp_path, pg_url):
+    path = tmp_path / "old.db"
+    await fill(path)
+    counts = await migrate(path, pg_url, say=lambda *_: None)
+    assert set(counts) == set(TABLES) and all(counts[t] for t in TABLES), counts
+    assert await snapshot(pg_url) == await snapshot(path)
+    async with open_store(pg_url) as store:            # new rows get new ids after the moved ones
+        svc = TableService(store, clock=Clock(), render=False)
+        assert (await svc.open_table(Where("c9", "g"), ALICE, "pebbles")).ok
+        assert (await store.open_game("c9")).id == counts["games"] + 1
+
+
+async def test_a_database_with_games_is_not_moved_into(tmp_path, pg_url):
+    path = tmp_path / "old.db"
+    await fill(path)
+    await migrate(path, pg_url, say=lambda *_: None)
+    with pytest.raises(StoreError, match="already holds games"):
+        await migrate(path, pg_url, say=lambda *_: None)
+    assert await asyncio.to_thread(main, [str(tmp_path / "missing.db"), pg_url]) == 1
+    assert await asyncio.to_thread(main, [str(path), "sqlite:///x.db"]) == 2
+
+
+async def test_the_command_line(tmp_path, pg_url):
+    path = tmp_path / "old.db"
+    await fill(path)
+    run = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "table.migrate", str(path), pg_url],
+                                  cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "every table's count matches" in run.stdout and "actions:" in run.stdout

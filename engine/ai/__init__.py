@@ -51,8 +51,11 @@ def choose(game: Game, state: State, seat: str, level: str = "medium", rng_seed:
             raise ValueError(f"{seat} has no legal action")
         return random.Random(f"easy:{rng_seed}").choice(actions)
     b = budget(level, iterations=iterations, timed=timed)
-    return search(game, state, seat, iterations=b.iterations, seconds=b.seconds, seed=rng_seed,
-                  rollout_cap=b.rollout_cap).best
+    try:
+        return search(game, state, seat, iterations=b.iterations, seconds=b.seconds, seed=rng_seed,
+                      rollout_cap=b.rollout_cap).best
+    except NotImplementedError:     # a game that cannot resample its hidden information: never peek, play easy
+        return choose(game, state, seat, "easy", rng_seed)
 
 
 def analyse(game: Game, state: State, seat: str, level: str = "hard", rng_seed: int | str = 0, *,
@@ -74,7 +77,10 @@ def hint_text(stats: Stats) -> str:
 
 def hint(game: Game, state: State, seat: str, rng_seed: int | str = 0, *, iterations: int | None = None,
          timed: bool = True) -> str:
-    return hint_text(analyse(game, state, seat, "hard", rng_seed, iterations=iterations, timed=timed))
+    try:
+        return hint_text(analyse(game, state, seat, "hard", rng_seed, iterations=iterations, timed=timed))
+    except NotImplementedError:
+        return f"No hints for {game.title}: the computer cannot yet think about it without peeking."
 
 
 __all__ = ["LEVELS", "BUDGETS", "Budget", "Stats", "analyse", "budget", "choose", "hint", "hint_text", "search"]

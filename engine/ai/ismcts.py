@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ..core import Game, IllegalAction, State
 from ..rng import Rng, seed_state
 from .heuristics import evaluate
+from .policy import search_actions
 
 EXPLORATION = 0.7
 MARGIN = 0.1          # weight of the score margin in a finished game's reward
@@ -82,7 +83,7 @@ def search(game: Game, state: State, seat: str, *, iterations: int, seconds: flo
     iteration budget binds (tests never use time)."""
     if seat not in game.to_act(state):
         raise ValueError(f"{seat} is not to act")
-    root_actions = game.legal_actions(state, seat)
+    root_actions = search_actions(game, state, seat, game.legal_actions(state, seat))
     if not root_actions:
         raise ValueError(f"{seat} has no legal action")
     start = time.perf_counter()
@@ -120,7 +121,7 @@ def _iterate(game: Game, truth: State, seat: str, root: Node, root_actions: list
             mover, actions = seat, root_actions
         else:
             mover = acting[0]
-            actions = game.legal_actions(state, mover)
+            actions = search_actions(game, state, mover, game.legal_actions(state, mover))
         if not actions:
             break
         children = node.children

@@ -81,27 +81,29 @@ def main(argv=None) -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    jobs = []
-    for match in args.match:
-        cand, opp = match.split(":")
-        for key in args.only:
-            game = GAMES[key]
-            for players in args.players:
-                if not game.min_players <= players <= game.max_players:
-                    continue
-                for i in range(args.games):
-                    jobs.append((key, players, cand, opp, i, args.seed * 100003 + i, args.iterations))
+    jobs = []       # round by round, so that a run stopped early still covers every game
+    for i in range(args.games):
+        for match in args.match:
+            cand, opp = match.split(":")
+            for key in args.only:
+                game = GAMES[key]
+                for players in args.players:
+                    if game.min_players <= players <= game.max_players:
+                        jobs.append((key, players, cand, opp, i, args.seed * 100003 + i, args.iterations))
     tally: dict[tuple, list] = {}
     times: dict[tuple, list] = {}
     started = time.time()
-    with multiprocessing.Pool(args.jobs) as pool:
-        for r in pool.imap_unordered(play_one, jobs):
-            k = (r["match"], r["key"], r["players"])
-            tally.setdefault(k, []).append(r["score"])
-            times.setdefault(k, []).extend(r["times"])
-            done = sum(len(v) for v in tally.values())
-            print(f"[{time.time() - started:6.0f}s] {done}/{len(jobs)} {r['match']} {r['key']} {r['players']}p "
-                  f"score {r['score']:.2f} in {r['moves']} moves", flush=True)
+    try:        # Ctrl-C (SIGINT) stops early and still prints the games played so far
+        with multiprocessing.Pool(args.jobs) as pool:
+            for r in pool.imap_unordered(play_one, jobs):
+                k = (r["match"], r["key"], r["players"])
+                tally.setdefault(k, []).append(r["score"])
+                times.setdefault(k, []).extend(r["times"])
+                done = sum(len(v) for v in tally.values())
+                print(f"[{time.time() - started:6.0f}s] {done}/{len(jobs)} {r['match']} {r['key']} "
+                      f"{r['players']}p score {r['score']:.2f} in {r['moves']} moves", flush=True)
+    except KeyboardInterrupt:
+        print("stopped early", flush=True)
     print()
     print(f"{'match':<12} {'game':<11} {'n':>2}p {'games':>5}  {'win rate':>8}  {'95% CI':<15} {'chance':>6}"
           f"  {'p50 s':>6} {'p95 s':>6}")

@@ -4,7 +4,10 @@ The search speaks the engine protocol only. Before each iteration, everything th
 (other hands, face-down choices, deck and bag order, future dice: the generator) is drawn again with
 ``game.determinize(state, seat, rng)``, consistently with that seat's view; the iteration then descends one
 tree shared by all determinizations, choosing among the actions legal in that determinization (UCB1 with
-availability counts: a child's exploration term counts the iterations in which it could have been chosen),
+availability counts: a child's exploration term counts the iterations in which it could have been chosen;
+below the root, every seat chooses among its ``bot_actions``: where a game narrows them to a sensible subset
+(Wagara, WURRM World), a tree that first tried absurd moves for the other seats would flatter the branches
+that hand them the turn sooner),
 adds one node, plays a random rollout with the games' beginner policy (``bot_actions``) for at most
 ``rollout_cap`` moves, and backs up every seat's reward to the nodes that seat chose.
 
@@ -28,7 +31,7 @@ from ..rng import Rng, seed_state
 from .heuristics import evaluate
 from .policy import search_actions
 
-EXPLORATION = 0.7
+EXPLORATION = 1.0
 MARGIN = 0.1          # weight of the score margin in a finished game's reward
 
 
@@ -121,7 +124,7 @@ def _iterate(game: Game, truth: State, seat: str, root: Node, root_actions: list
             mover, actions = seat, root_actions
         else:
             mover = acting[0]
-            actions = search_actions(game, state, mover, game.legal_actions(state, mover))
+            actions = search_actions(game, state, mover, game.bot_actions(state, mover))
         if not actions:
             break
         children = node.children

@@ -16,6 +16,7 @@ import argparse
 import math
 import multiprocessing
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -71,6 +72,10 @@ def play_one(job) -> dict:
             "times": times}
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200, help="games per (matchup, game, player count)")
@@ -93,8 +98,9 @@ def main(argv=None) -> None:
     tally: dict[tuple, list] = {}
     times: dict[tuple, list] = {}
     started = time.time()
-    try:        # Ctrl-C (SIGINT) stops early and still prints the games played so far
+    try:        # Ctrl-C or SIGTERM to this process stops early and still prints the games played so far
         with multiprocessing.Pool(args.jobs) as pool:
+            signal.signal(signal.SIGTERM, _stop)     # in this process only (the workers are forked already)
             for r in pool.imap_unordered(play_one, jobs):
                 k = (r["match"], r["key"], r["players"])
                 tally.setdefault(k, []).append(r["score"])

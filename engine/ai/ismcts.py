@@ -148,7 +148,10 @@ def _iterate(game: Game, truth: State, seat: str, root: Node, root_actions: list
                 if value > best_value:
                     best, best_value = a, value
             action, child = best, children[best]
-        game.play(state, mover, action)
+        try:
+            game.play(state, mover, action)
+        except IllegalAction:       # never expected (a determinization keeps the seat's view): skip this one
+            return
         path.append(child)
         node = child
         if expanded:

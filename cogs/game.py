@@ -20,6 +20,7 @@ from .ui import NO_PINGS, content_of, file_of, label, mentions, who
 log = logging.getLogger("teahouse.discord")
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=k) for k, g in GAMES.items()][:25]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")]
 
 
 def lobby_view(row) -> discord.ui.View:
@@ -241,8 +242,14 @@ class GameCog(commands.Cog):
         await self.call(interaction, self.service.leave)
 
     @game.command(name="addbot", description="Host: add a computer player to the table")
-    async def addbot(self, interaction: discord.Interaction):
-        await self.call(interaction, self.service.add_bot)
+    @app_commands.describe(level="How well it plays: easy (a beginner), medium or hard")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None):
+        await self.call(interaction, self.service.add_bot, level.value if level else "easy")
+
+    @game.command(name="hint", description="Privately: what the hard computer would play now, and why")
+    async def hint(self, interaction: discord.Interaction):
+        await self.call(interaction, self.service.hint, private=True)
 
     @game.command(name="option", description="Host: set a table option before the start")
     @app_commands.describe(name="The option's name", value="Its new value")

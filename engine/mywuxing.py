@@ -333,6 +333,7 @@ class MyWuXing(Game):
         piles = ([state["decks"][s] for s in state["seats"]] + [state["universe"]]
                  + [state["hands"][s] for s in others])
         pool = [c for pile in piles for c in pile] + [state["chosen"][s] for s in hidden_chosen]
+        pool.sort()         # dealt from a canonical order: the deal depends on the view only, not on the truth
         rng.shuffle(pool)
         for pile in piles:
             pile[:], pool = pool[:len(pile)], pool[len(pile):]

@@ -321,7 +321,7 @@ class Seikatsu(Game):
     def resample(self, state: State, seat: str | None, rng: Rng) -> None:
         """The bag and the other hands (teammates' too, D1) are dealt again from their tiles, sizes kept."""
         others = [s for s in state["seats"] if s != seat]
-        pool = state["bag"] + [t for s in others for t in state["hands"][s]]
+        pool = sorted(state["bag"] + [t for s in others for t in state["hands"][s]])   # canonical: the view only
         rng.shuffle(pool)
         for s in others:
             n = len(state["hands"][s])

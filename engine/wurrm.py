@@ -1007,6 +1007,15 @@ class Wurrm(Game):
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return after["last"]["text"]
 
+    def resample(self, state: State, seat: str | None, rng: Rng) -> None:
+        """Z8: the Petition votes cast so far, but ``seat``'s own, are drawn again (yes or no, evenly). The
+        dice still to be rolled live in the generator, which ``determinize`` reseeds."""
+        pet = state["petition"]
+        if pet is not None:
+            for s in pet["votes"]:
+                if s != seat:
+                    pet["votes"][s] = rng.below(2) == 1
+
 
 def roll_value_raw(roll: dict) -> bool:
     """Whether the wish came true (before Bumpers)."""

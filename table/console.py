@@ -35,11 +35,13 @@ OPTION = re.compile(r"^([a-z_]+):(.*)$")
 
 HELP = """Commands (as in Discord):
   /game new game:<key> [option:value ...]   open a table here (games: {games})
-  /game join | /game leave | /game addbot    take or leave a seat; the host adds a computer player
+  /game join | /game leave                  take or leave a seat
+  /game addbot [level:easy|medium|hard]     the host adds a computer player (easy unless told)
   /game option name:<option> value:<value>  the host sets a table option
   /game start [order:shuffled]              the host starts the game
   /game move action:<text>                  play one of your legal actions
   /game actions                             list your legal actions now
+  /game hint                                privately: what the hard computer would play now, and why
   /game status | /game hand                 the table (public) | your private view
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes]
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
@@ -169,7 +171,9 @@ class Console:
         if sub == "leave":
             return await svc.leave(where, user)
         if sub == "addbot":
-            return await svc.add_bot(where, user)
+            return await svc.add_bot(where, user, options.get("level", "easy"))
+        if sub == "hint":
+            return await svc.hint(where, user)
         if sub == "option":
             if "name" not in options or "value" not in options:
                 return Reply.fail(user.id, "Use `/game option name:<option> value:<value>`.")

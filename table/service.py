@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from engine import GAMES, Game, IllegalAction
+from engine import GAMES, Game, IllegalAction, ai
 from engine.bots import random_action
 from render import RENDERERS
 
@@ -48,6 +48,8 @@ log = logging.getLogger("teahouse.table")
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
 MAX_BOT_STEPS = 2000
+BOT_LEVEL = re.compile(r"\((easy|medium|hard)\)$")
+STAND_IN_LEVEL = "medium"     # a computer playing for a person: skipped turns and removed seats
 REMOVED_TEXT = ("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
                 "can no longer act, take back a move or see its hand.")
 HISTORY_PAGE = 15
@@ -71,6 +73,7 @@ class TableService:
         self.render = render
         self._locks: dict[str, asyncio.Lock] = {}
         self._settings: dict[str | None, tuple[float, Settings]] = {}
+        self.ai_options: dict = {}    # keyword arguments for engine.ai (tests: fixed iterations, untimed)
 
     def lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())
@@ -173,7 +176,7 @@ class TableService:
     def _lobby_reply(self, row: GameRow, text: str) -> Reply:
         game = GAMES[row.game]
         names = self.text_names(row)
-        seats = "\n".join(f"{i + 1}. {self.shown(s.name)}{' (computer)' if s.is_bot else ''}"
+        seats = "\n".join(f"{i + 1}. {self.shown(s.name)}{' (computer)' if s.removed else ''}"
                           f"{' — host' if s.user_id == row.host else ''}" for i, s in enumerate(row.seats))
         opts = ", ".join(f"{k}: {_show(v)}" for k, v in row.options.items()) or "none"
         need = game.players_message()
@@ -232,7 +235,9 @@ class TableService:
                 return Reply.fail(user.id, "The table changed as you joined; try again.")
         return self._lobby_reply(row, f"{self.shown(user.name)} joined.")
 
-    async def add_bot(self, where: Where, user: User) -> Reply:
+    async def add_bot(self, where: Where, user: User, level: str = "easy") -> Reply:
+        if level not in ai.LEVELS:
+            return Reply.fail(user.id, "A computer player's level is easy, medium or hard.")
         async with self.lock(where.channel):
             row = await self._require(where, user, statuses=("lobby",))
             if isinstance(row, Reply):
@@ -245,11 +250,11 @@ class TableService:
             n = 1 + sum(1 for s in row.seats if s.is_bot)
             while any(s.user_id == f"{BOT_PREFIX}{n}" for s in row.seats):
                 n += 1
-            seats = row.seats + [Seat(f"{BOT_PREFIX}{n}", f"Computer {n}", True)]
+            seats = row.seats + [Seat(f"{BOT_PREFIX}{n}", f"Computer {n} ({level})", True)]
             row = await self._update_lobby(row, seats=seats)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, "The table changed meanwhile; try again.")
-        return self._lobby_reply(row, f"{self.shown(user.name)} added a computer player.")
+        return self._lobby_reply(row, f"{self.shown(user.name)} added a computer player ({level}).")
 
     async def leave(self, where: Where, user: User) -> Reply:
         async with self.lock(where.channel):
@@ -458,6 +463,10 @@ class TableService:
         lines: list[str] = []
         if not bots:
             return row, state, lines
+        # a computer seat plays at its level; with no person left at the table, the rest goes quickly (easy)
+        levels = {s.user_id: bot_level(s) for s in row.seats if s.is_bot}
+        if all(s.is_bot for s in row.seats):
+            levels = dict.fromkeys(levels, "easy")
         moves, prev = [], state
         for step in range(MAX_BOT_STEPS):
             if game.result(state) is not None:
@@ -467,7 +476,8 @@ class TableService:
                 break
             seat = waiting[0]
             rnd = random.Random(f"{row.id}:{row.version}:{step}")
-            action = random_action(game, state, seat, rnd)
+            action = await self._computer_action(game, state, seat, levels[seat], rnd,
+                                                 f"{row.id}:{row.version}:{step}")
             new = game.apply(state, seat, action)
             moves.append((seat, action, game.describe(state, seat, action, new)))
             state = new
@@ -492,6 +502,12 @@ class TableService:
                 said = [said[0], f"… {name}: {len(said) - 2} more steps …", said[-1]]
             lines.extend(said)
         return lines
+
+    async def _computer_action(self, game: Game, state, seat: str, level: str, rnd: random.Random, seed: str) -> str:
+        """A computer's decision: easy is today's beginner policy; a search runs off the event loop."""
+        if level == "easy":
+            return random_action(game, state, seat, rnd)
+        return await asyncio.to_thread(ai.choose, game, state, seat, level, seed, **self.ai_options)
 
     async def _after_change(self, row: GameRow, game: Game, state, lines: list[str], *,
                             mention: bool | None = None) -> Reply:
@@ -610,6 +626,27 @@ class TableService:
             text += "\n" + "\n".join(hidden)
         return Reply(game_id=row.id, version=row.version, status=row.status,
                      private=[Private(user.id, text, self._image(row, game, state, user.id))])
+
+    async def hint(self, where: Where, user: User) -> Reply:
+        """Privately, what the hard computer would play now and why (its top two actions and their win
+        estimates): only for the caller's own seat and only when it is their decision. The search sees
+        what the caller sees and nothing more (determinization)."""
+        row = await self._require(where, user, statuses=("running",))
+        if isinstance(row, Reply):
+            return row
+        seat = row.seat_of(user.id)
+        if not seat:
+            return Reply.fail(user.id, "Hints are for the players of this game.", game_id=row.id)
+        if seat.is_bot:
+            return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
+        game, state = self._state(row)
+        if user.id not in game.to_act(state):
+            return Reply.fail(user.id, "A hint is for your own decision: " + game.waiting_message(state, user.id),
+                              game_id=row.id)
+        text = await asyncio.to_thread(ai.hint, game, state, user.id, f"{row.id}:{row.version}:hint:{user.id}",
+                                       **self.ai_options)
+        return Reply(game_id=row.id, version=row.version, status=row.status,
+                     private=[Private(user.id, self.names_in(text, row))])
 
     async def history(self, where: Where, user: User, page: int = 1) -> Reply:
         async with self.store.snapshot():
@@ -850,13 +887,14 @@ class TableService:
 
     # ----- past a deadline: skip or remove ---------------------------------------------------------------
     async def _skip(self, row: GameRow, game: Game, state, seats: list[str], why: str) -> Reply:
-        """A computer plays the current decision of each absent seat (a random legal action)."""
+        """A computer plays the current decision of each absent seat (at the stand-in level, medium)."""
         moves, prev = [], state
         for seat in seats:
             if seat not in game.to_act(state) or game.result(state) is not None:
                 continue
             rnd = random.Random(f"{row.id}:{row.version}:skip:{seat}")
-            action = random_action(game, state, seat, rnd)
+            action = await self._computer_action(game, state, seat, STAND_IN_LEVEL, rnd,
+                                                 f"{row.id}:{row.version}:skip:{seat}")
             new = game.apply(state, seat, action)
             moves.append((seat, action, game.describe(state, seat, action, new)))
             state = new
@@ -1121,6 +1159,14 @@ def parse_option(default, text: str):
 
 PRIVATE_WORDS = {"hand": "Your hand", "my_choice": "Your choice this round", "choice": "Your choice",
                  "my_bid": "Your bid", "secret": "Your secret"}
+
+def bot_level(seat: Seat) -> str:
+    """The level a computer seat plays at: named in a computer's seat name ("Computer 2 (hard)"; older
+    computers, named without one, play easy as they always did); a person's seat taken over plays medium."""
+    if not seat.user_id.startswith(BOT_PREFIX):
+        return STAND_IN_LEVEL
+    m = BOT_LEVEL.search(seat.name)
+    return m.group(1) if m else "easy"
 
 
 def _show(value) -> str:

@@ -1,0 +1,127 @@
+"""Strength of the computer levels (issue #15): one candidate level against ``easy`` seats, seats rotated.
+
+    .venv/bin/python bench/tournament.py                          # the full run: 200 games per game, 2 and 4 players
+    .venv/bin/python bench/tournament.py --games 20 --players 2 --match hard:easy medium:easy --jobs 2
+
+Each game seats one candidate (``hard`` or ``medium``) and fills the other seats with the opponent level; the
+candidate's seat rotates game by game (game i: seat i mod n). A shared win counts 1/k. Prints each
+(matchup, game, players) with the candidate's win rate and a 95 % Wilson interval, and the rate a seat of
+the opponent level would get by chance (1/n). ``--iterations N`` replaces the levels' time budgets by
+fixed iteration budgets (deterministic runs); by default the levels play with their real budgets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import GAMES  # noqa: E402
+from engine.ai import choose  # noqa: E402
+
+CONFIGS = {     # game key → table options used (MyWuXing: Think, where players decide; Learn has no decisions)
+    "wassamasaw": {},
+    "wagara": {},
+    "mywuxing": {"version": "think"},
+    "seikatsu": {},
+    "wurrm": {},
+}
+MAX_MOVES = 5000
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_one(job) -> dict:
+    key, players, cand, opp, index, seed, iterations = job
+    game = GAMES[key]
+    seats = [f"p{i}" for i in range(players)]
+    cand_seat = seats[index % players]
+    levels = {s: (cand if s == cand_seat else opp) for s in seats}
+    state = game.new(seats, seed, CONFIGS.get(key, {}))
+    rnd = random.Random(seed)
+    times, moves = [], 0
+    while game.result(state) is None and moves < MAX_MOVES:
+        acting = game.to_act(state)
+        seat = acting[0] if len(acting) == 1 else rnd.choice(acting)
+        t = time.perf_counter()
+        action = choose(game, state, seat, levels[seat], f"{seed}:{moves}",
+                        iterations=iterations, timed=iterations is None)
+        if seat == cand_seat and len(game.legal_actions(state, seat)) > 1:
+            times.append(time.perf_counter() - t)
+        state = game.apply(state, seat, action)
+        moves += 1
+    res = game.result(state)
+    winners = res["winners"] if res else []
+    score = 1.0 / len(winners) if cand_seat in winners else 0.0
+    return {"key": key, "players": players, "match": f"{cand}:{opp}", "score": score, "moves": moves,
+            "times": times}
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=200, help="games per (matchup, game, player count)")
+    ap.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    ap.add_argument("--match", nargs="+", default=["hard:easy", "medium:easy"])
+    ap.add_argument("--only", nargs="+", default=list(CONFIGS), help="game keys")
+    ap.add_argument("--iterations", type=int, default=None, help="fixed iteration budget instead of time")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    jobs = []       # round by round, so that a run stopped early still covers every game
+    for i in range(args.games):
+        for match in args.match:
+            cand, opp = match.split(":")
+            for key in args.only:
+                game = GAMES[key]
+                for players in args.players:
+                    if game.min_players <= players <= game.max_players:
+                        jobs.append((key, players, cand, opp, i, args.seed * 100003 + i, args.iterations))
+    tally: dict[tuple, list] = {}
+    times: dict[tuple, list] = {}
+    started = time.time()
+    try:        # Ctrl-C or SIGTERM to this process stops early and still prints the games played so far
+        with multiprocessing.Pool(args.jobs) as pool:
+            signal.signal(signal.SIGTERM, _stop)     # in this process only (the workers are forked already)
+            for r in pool.imap_unordered(play_one, jobs):
+                k = (r["match"], r["key"], r["players"])
+                tally.setdefault(k, []).append(r["score"])
+                times.setdefault(k, []).extend(r["times"])
+                done = sum(len(v) for v in tally.values())
+                print(f"[{time.time() - started:6.0f}s] {done}/{len(jobs)} {r['match']} {r['key']} "
+                      f"{r['players']}p score {r['score']:.2f} in {r['moves']} moves", flush=True)
+    except KeyboardInterrupt:
+        print("stopped early", flush=True)
+    print()
+    print(f"{'match':<12} {'game':<11} {'n':>2}p {'games':>5}  {'win rate':>8}  {'95% CI':<15} {'chance':>6}"
+          f"  {'p50 s':>6} {'p95 s':>6}")
+    for (match, key, players), scores in sorted(tally.items()):
+        n = len(scores)
+        w = sum(scores)
+        lo, hi = wilson(w, n)
+        ts = sorted(times[(match, key, players)]) or [0.0]
+        p50, p95 = ts[len(ts) // 2], ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+        print(f"{match:<12} {key:<11} {players:>2}p {n:>5}  {w / n:>8.1%}  [{lo:.0%}, {hi:.0%}]{'':<5} "
+              f"{1 / players:>6.0%}  {p50:>6.2f} {p95:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Computer players worth playing (issue #15): levels, ``choose`` and ``hint``.
+
+- ``easy``: the beginner policy of old, a random choice among ``bot_actions``.
+- ``medium`` and ``hard``: SO-ISMCTS (engine.ai.ismcts) with determinization, on budgets of iterations and
+  time. The iteration budget makes a decision deterministic given its seed; the time budget caps a decision
+  on a slow or busy machine (then the decision depends on the machine's speed, never on hidden information).
+
+Nothing here reads the true hidden state: the search draws it again from the seat's view before each
+iteration (``Game.determinize``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..core import Game, State
+from .ismcts import Stats, search
+
+LEVELS = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Budget:
+    iterations: int
+    seconds: float | None
+    rollout_cap: int
+
+
+BUDGETS: dict[str, Budget] = {
+    "medium": Budget(iterations=250, seconds=0.25, rollout_cap=30),
+    "hard": Budget(iterations=3000, seconds=0.85, rollout_cap=40),
+}
+
+
+def budget(level: str, *, iterations: int | None = None, timed: bool = True) -> Budget:
+    b = BUDGETS[level]
+    return Budget(iterations if iterations is not None else b.iterations, b.seconds if timed else None,
+                  b.rollout_cap)
+
+
+def choose(game: Game, state: State, seat: str, level: str = "medium", rng_seed: int | str = 0, *,
+           iterations: int | None = None, timed: bool = True) -> str:
+    """The action ``seat`` plays at ``level`` (one of ``LEVELS``): always one of its legal actions.
+    ``iterations`` overrides the level's iteration budget, ``timed=False`` drops its time budget (tests)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    if level == "easy":
+        actions = game.bot_actions(state, seat)
+        if not actions:
+            raise ValueError(f"{seat} has no legal action")
+        return random.Random(f"easy:{rng_seed}").choice(actions)
+    b = budget(level, iterations=iterations, timed=timed)
+    try:
+        return search(game, state, seat, iterations=b.iterations, seconds=b.seconds, seed=rng_seed,
+                      rollout_cap=b.rollout_cap).best
+    except NotImplementedError:     # a game that cannot resample its hidden information: never peek, play easy
+        return choose(game, state, seat, "easy", rng_seed)
+
+
+def analyse(game: Game, state: State, seat: str, level: str = "hard", rng_seed: int | str = 0, *,
+            iterations: int | None = None, timed: bool = True) -> Stats:
+    b = budget(level, iterations=iterations, timed=timed)
+    return search(game, state, seat, iterations=b.iterations, seconds=b.seconds, seed=rng_seed,
+                  rollout_cap=b.rollout_cap)
+
+
+def hint_text(stats: Stats) -> str:
+    """One line: what ``hard`` would play and why (the top two actions and their win estimates)."""
+    first = stats.actions[0]
+    if len(stats.actions) == 1:
+        return f"💡 Only one move is possible: **{first[0]}**."
+    second = stats.actions[1]
+    return (f"💡 Hard would play **{first[0]}** (wins about {first[2]:.0%} of {first[1]} simulations), "
+            f"ahead of **{second[0]}** ({second[2]:.0%} of {second[1]}).")
+
+
+def hint(game: Game, state: State, seat: str, rng_seed: int | str = 0, *, iterations: int | None = None,
+         timed: bool = True) -> str:
+    try:
+        return hint_text(analyse(game, state, seat, "hard", rng_seed, iterations=iterations, timed=timed))
+    except NotImplementedError:
+        return f"No hints for {game.title}: the computer cannot yet think about it without peeking."
+
+
+__all__ = ["LEVELS", "BUDGETS", "Budget", "Stats", "analyse", "budget", "choose", "hint", "hint_text", "search"]

@@ -1,0 +1,179 @@
+"""Single-observer Information-Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse 2012, SO-ISMCTS).
+
+The search speaks the engine protocol only. Before each iteration, everything the searching seat cannot see
+(other hands, face-down choices, deck and bag order, future dice: the generator) is drawn again with
+``game.determinize(state, seat, rng)``, consistently with that seat's view; the iteration then descends one
+tree shared by all determinizations, choosing among the actions legal in that determinization (UCB1 with
+availability counts: a child's exploration term counts the iterations in which it could have been chosen;
+below the root, every seat chooses among its ``bot_actions``: where a game narrows them to a sensible subset
+(Wagara, WURRM World), a tree that first tried absurd moves for the other seats would flatter the branches
+that hand them the turn sooner),
+adds one node, plays a random rollout with the games' beginner policy (``bot_actions``) for at most
+``rollout_cap`` moves, and backs up every seat's reward to the nodes that seat chose.
+
+Rewards: a win 1, a shared win 1/k, a loss 0, plus a small score-margin term (``MARGIN``); an unfinished
+rollout is scored by ``heuristics.evaluate``. The only things read from the true state are what the seat
+sees: who acts (``to_act``) and the seat's own legal actions, which come from its view.
+
+Iterations play on one private copy each (the determinization), with ``Game.play`` in place: it is ``apply``
+without the deep copy, and the search only offers legal actions to seats that are to act.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from ..core import Game, IllegalAction, State
+from ..rng import Rng, seed_state
+from .heuristics import evaluate
+from .policy import search_actions
+
+EXPLORATION = 1.0
+MARGIN = 0.1          # weight of the score margin in a finished game's reward
+
+
+class Node:
+    __slots__ = ("children", "visits", "avail", "reward", "seat")
+
+    def __init__(self, seat: str | None = None):
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0       # total reward, for ``seat`` (the seat whose action led here)
+        self.seat = seat
+
+
+@dataclass
+class Stats:
+    """What a search found: per root action, its visits and mean reward for the searching seat."""
+    actions: list[tuple[str, int, float]] = field(default_factory=list)   # (action, visits, mean), best first
+    iterations: int = 0
+    seconds: float = 0.0
+
+    @property
+    def best(self) -> str:
+        return self.actions[0][0]
+
+
+def rewards(game: Game, state: State, res: dict | None) -> dict[str, float]:
+    """Every seat's reward for a finished game (``res``) or, cut short, the heuristic estimate."""
+    seats = state["seats"]
+    if res is None:
+        return evaluate(game, state)
+    winners = res.get("winners") or []
+    share = 1.0 / len(winners) if winners else 0.0
+    out = {s: (share if s in winners else 0.0) for s in seats}
+    scores = res.get("scores") or {}
+    if MARGIN and len(scores) == len(seats):
+        try:
+            values = {s: float(scores[s]) for s in seats}
+        except (KeyError, TypeError, ValueError):
+            return out
+        for s in seats:
+            best_other = max(values[o] for o in seats if o != s)
+            margin = (values[s] - best_other) / (abs(values[s]) + abs(best_other) + 1.0)
+            out[s] = (1 - MARGIN) * out[s] + MARGIN * (margin + 1.0) / 2.0
+    return out
+
+
+def search(game: Game, state: State, seat: str, *, iterations: int, seconds: float | None = None,
+           seed: int | str = 0, rollout_cap: int = 40) -> Stats:
+    """Search the decision of ``seat`` (who must be to act in ``state``) for at most ``iterations``
+    iterations and, when given, ``seconds`` of wall time. Deterministic given ``seed`` when only the
+    iteration budget binds (tests never use time)."""
+    if seat not in game.to_act(state):
+        raise ValueError(f"{seat} is not to act")
+    root_actions = search_actions(game, state, seat, game.legal_actions(state, seat))
+    if not root_actions:
+        raise ValueError(f"{seat} has no legal action")
+    start = time.perf_counter()
+    if len(root_actions) == 1:
+        return Stats([(root_actions[0], 0, 0.5)], 0, time.perf_counter() - start)
+    rnd = random.Random(f"ismcts:{seed}")
+    det_rng = Rng({"rng": seed_state(rnd.getrandbits(62))})
+    root = Node()
+    allowed = set(root_actions)
+    deadline = None if seconds is None else start + seconds
+    done = 0
+    while done < iterations:
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        _iterate(game, state, seat, root, root_actions, allowed, rnd, det_rng, rollout_cap)
+        done += 1
+    ranked = sorted(((a, n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()
+                     if a in allowed), key=lambda t: (-t[1], -t[2], root_actions.index(t[0])))
+    seen = {a for a, _, _ in ranked}
+    ranked += [(a, 0, 0.0) for a in root_actions if a not in seen]
+    return Stats(ranked, done, time.perf_counter() - start)
+
+
+def _iterate(game: Game, truth: State, seat: str, root: Node, root_actions: list[str], allowed: set[str],
+             rnd: random.Random, det_rng: Rng, rollout_cap: int) -> None:
+    state = game.determinize(truth, seat, det_rng)
+    node, path = root, []
+    expanded = False
+    # selection and expansion
+    while game.result(state) is None:
+        acting = game.to_act(state)
+        if not acting:
+            break
+        if node is root:
+            mover, actions = seat, root_actions
+        else:
+            mover = acting[0]
+            actions = search_actions(game, state, mover, game.bot_actions(state, mover))
+        if not actions:
+            break
+        children = node.children
+        untried = [a for a in actions if a not in children]
+        for a in actions:
+            child = children.get(a)
+            if child is not None:
+                child.avail += 1
+        if untried:
+            action = untried[rnd.randrange(len(untried))]
+            child = Node(mover)
+            child.avail = 1
+            children[action] = child
+            expanded = True
+        else:
+            log_of = math.log
+            best, best_value = None, -1.0
+            for a in actions:
+                c = children[a]
+                value = c.reward / c.visits + EXPLORATION * math.sqrt(log_of(c.avail) / c.visits)
+                if value > best_value:
+                    best, best_value = a, value
+            action, child = best, children[best]
+        try:
+            game.play(state, mover, action)
+        except IllegalAction:       # never expected (a determinization keeps the seat's view): skip this one
+            return
+        path.append(child)
+        node = child
+        if expanded:
+            break
+    # rollout
+    res = game.result(state)
+    steps = 0
+    while res is None and steps < rollout_cap:
+        acting = game.to_act(state)
+        if not acting:
+            break
+        mover = acting[0] if len(acting) == 1 else acting[rnd.randrange(len(acting))]
+        choices = game.bot_actions(state, mover)
+        if not choices:
+            break
+        try:
+            game.play(state, mover, choices[rnd.randrange(len(choices))])
+        except IllegalAction:       # never expected: the engine offered it
+            break
+        steps += 1
+        res = game.result(state)
+    reward = rewards(game, state, res)
+    for n in path:
+        n.visits += 1
+        n.reward += reward.get(n.seat, 0.0)

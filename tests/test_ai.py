@@ -1,0 +1,269 @@
+"""Issue #15: computer players worth playing (engine.ai) and their place at the table.
+
+The search must decide from the seat's view alone: two states that differ only in what the seat cannot see
+(other hands, face-down choices, deck and bag order, secret votes, the generator) give the same decision
+and the same statistics with the same seed. Tests use iteration budgets only, never time.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import GAMES, ai
+from engine.rng import Rng, seed_state
+from table import User, Where
+from tests.support import err
+
+FAST = {"iterations": 24, "timed": False}
+CONFIGS = [
+    ("wassamasaw", 2, {}),
+    ("wagara", 2, {}),
+    ("wagara", 3, {}),
+    ("mywuxing", 2, {"version": "think"}),
+    ("mywuxing", 3, {"version": "think", "think_option": 2, "power_cards": "on"}),
+    ("seikatsu", 2, {}),
+    ("seikatsu", 4, {}),
+    ("wurrm", 2, {}),
+    ("wurrm", 3, {"petition": True}),
+]
+IDS = [f"{k}-{n}p-{i}" for i, (k, n, _) in enumerate(CONFIGS)]
+
+
+def engine_rng(seed: int) -> Rng:
+    return Rng({"rng": seed_state(seed)})
+
+
+def decisions(game, players, options, seed, steps=400, every=7):
+    """(state, seat) along a game played by the beginner policy, where ``seat`` has a real choice."""
+    rnd = random.Random(seed)
+    state = game.new([f"s{i}" for i in range(players)], seed, options)
+    for n in range(steps):
+        if game.result(state) is not None:
+            return
+        acting = game.to_act(state)
+        for seat in acting:
+            if n % every == 0 and len(game.legal_actions(state, seat)) > 1:
+                yield state, seat
+        seat = rnd.choice(acting)
+        state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+
+
+def wurrm_vote(seed_range=range(80)):
+    """A WURRM World Petition vote in which another seat has voted already (a secret the voter cannot see)."""
+    g = GAMES["wurrm"]
+    for seed in seed_range:
+        rnd = random.Random(seed)
+        s = g.new(["a", "b", "c"], seed, {"petition": True})
+        for _ in range(3000):
+            if g.result(s) is not None:
+                break
+            if s["phase"] == "vote" and len(g.to_act(s)) == 3:
+                first, second = g.to_act(s)[:2]
+                return g.apply(s, first, "vote yes"), second
+            seat = rnd.choice(g.to_act(s))
+            s = g.apply(s, seat, rnd.choice(g.bot_actions(s, seat)))
+    raise AssertionError("no petition")
+
+
+def _hidden_twins(game, state, seat):
+    """States that differ from ``state`` only in what ``seat`` cannot see."""
+    return [game.determinize(state, seat, engine_rng(k)) for k in (11, 12)]
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
+def test_decisions_depend_only_on_the_seats_view(index):
+    key, players, options = CONFIGS[index]
+    game = GAMES[key]
+    checked = 0
+    for state, seat in decisions(game, players, options, seed=index):
+        if checked >= 3:
+            break
+        base = ai.analyse(game, state, seat, "hard", "t", **FAST)
+        for twin in _hidden_twins(game, state, seat):
+            assert game.view(twin, seat) == game.view(state, seat)
+            assert ai.analyse(game, twin, seat, "hard", "t", **FAST).actions == base.actions
+        checked += 1
+    assert checked
+
+
+def test_a_secret_vote_or_choice_already_cast_does_not_move_the_decision():
+    """The hidden information that matters most: another seat's secret vote (WURRM World Z8), face-down
+    card (Wagara G3) or chosen card (MyWuXing X7) is really different in the twin states."""
+    g = GAMES["wurrm"]
+    s, voter = wurrm_vote()
+    other = next(v for v in s["petition"]["votes"])
+    flipped = g.load(g.dump(s))
+    flipped["petition"]["votes"][other] = not s["petition"]["votes"][other]
+    assert g.view(flipped, voter) == g.view(s, voter)
+    assert ai.analyse(g, s, voter, "hard", 3, **FAST).actions == ai.analyse(g, flipped, voter, "hard", 3,
+                                                                            **FAST).actions
+    wg = GAMES["wagara"]
+    s = wg.new(["a", "b"], 5)
+    s1 = wg.apply(s, "a", "play 2")
+    s2 = wg.apply(s, "a", "play 6")
+    assert wg.view(s1, "b") == wg.view(s2, "b")
+    assert ai.choose(wg, s1, "b", "hard", 9, **FAST) == ai.choose(wg, s2, "b", "hard", 9, **FAST)
+    assert ai.analyse(wg, s1, "b", "hard", 9, **FAST).actions == ai.analyse(wg, s2, "b", "hard", 9, **FAST).actions
+
+
+def test_wurrm_resample_redraws_only_others_votes():
+    g = GAMES["wurrm"]
+    s, voter = wurrm_vote()
+    seen = set()
+    for k in range(20):
+        d = g.determinize(s, voter, engine_rng(k))
+        assert g.view(d, voter) == g.view(s, voter)
+        assert set(d["petition"]["votes"]) == set(s["petition"]["votes"])
+        seen.add(tuple(sorted(d["petition"]["votes"].items())))
+    assert len(seen) == 2
+    first = next(iter(s["petition"]["votes"]))
+    assert all(g.determinize(s, first, engine_rng(k))["petition"]["votes"][first] is True for k in range(10))
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)), ids=IDS)
+def test_every_level_only_plays_legal_actions(index):
+    key, players, options = CONFIGS[index]
+    game = GAMES[key]
+    n = 0
+    for state, seat in decisions(game, players, options, seed=100 + index, every=5):
+        legal = game.legal_actions(state, seat)
+        for level in ai.LEVELS:
+            action = ai.choose(game, state, seat, level, n, iterations=12, timed=False)
+            assert action in legal
+            game.apply(state, seat, action)
+        n += 1
+        if n >= 6:
+            break
+    assert n
+
+
+def test_decisions_are_deterministic_given_the_seed():
+    for key, players, options in CONFIGS[:6]:
+        game = GAMES[key]
+        state, seat = next(decisions(game, players, options, seed=3, every=3))
+        a = ai.analyse(game, state, seat, "medium", "seed-1", **FAST)
+        b = ai.analyse(game, state, seat, "medium", "seed-1", **FAST)
+        assert a.actions == b.actions and a.iterations == b.iterations == FAST["iterations"]
+        assert ai.choose(game, state, seat, "medium", "x", **FAST) == ai.choose(game, state, seat, "medium", "x",
+                                                                                **FAST)
+
+
+def test_search_statistics_add_up():
+    """Every iteration visits one root action once; win estimates are rates."""
+    game = GAMES["wurrm"]
+    state = game.new(["a", "b"], 1, {})
+    stats = ai.analyse(game, state, game.to_act(state)[0], "hard", 0, iterations=60, timed=False)
+    assert stats.iterations == 60 and sum(v for _, v, _ in stats.actions) == 60
+    assert all(0.0 <= w <= 1.0 for _, _, w in stats.actions)
+
+
+def test_hint_text_names_the_top_two():
+    stats = ai.Stats([("take fire 4", 30, 0.61), ("take wood 2", 20, 0.55), ("convert water 1", 5, 0.2)], 55)
+    text = ai.hint_text(stats)
+    assert "take fire 4" in text and "take wood 2" in text and "61%" in text and "55%" in text
+    assert "convert water 1" not in text
+
+
+# ----- at the table ---------------------------------------------------------------------------------------
+
+HERE = Where("chan", guild="g")
+ALICE, BOB, CAROL = User("111", "Alice"), User("222", "Bob"), User("333", "Carol")
+
+
+async def test_levels_are_chosen_and_shown_in_the_lobby(svc):
+    assert (await svc.open_table(HERE, ALICE, "wagara")).ok
+    r = await svc.add_bot(HERE, ALICE, "hard")
+    assert r.ok and "Computer 1 (hard)" in r.text
+    r = await svc.add_bot(HERE, ALICE, "medium")
+    assert "Computer 2 (medium)" in r.text and "Computer 1 (hard)" in r.text
+    r = await svc.add_bot(HERE, ALICE)
+    assert "Computer 3 (easy)" in r.text
+    assert "easy, medium or hard" in err(await svc.add_bot(HERE, ALICE, "genius"))
+    row = await svc.store.open_game(HERE.channel)
+    from table.service import bot_level
+    assert [bot_level(s) for s in row.seats if s.is_bot] == ["hard", "medium", "easy"]
+
+
+async def test_console_addbot_takes_a_level(svc, tmp_path):
+    from table.console import Console
+    out = []
+    console = Console(svc, tmp_path / "img", write=out.append)
+    await console.handle("alice@chan /game new game:wagara")
+    await console.handle("alice@chan /game addbot level:hard")
+    assert "Computer 1 (hard)" in "\n".join(map(str, out))
+
+
+def _spy(monkeypatch):
+    seen = []
+    real = ai.choose
+
+    def spy(game, state, seat, level, seed, **kw):
+        seen.append((seat, level))
+        return real(game, state, seat, level, seed, iterations=8, timed=False)
+
+    monkeypatch.setattr(ai, "choose", spy)
+    return seen
+
+
+async def test_computer_seats_play_at_their_level(svc, monkeypatch):
+    seen = _spy(monkeypatch)
+    assert (await svc.open_table(HERE, ALICE, "wassamasaw")).ok
+    assert (await svc.add_bot(HERE, ALICE, "hard")).ok
+    assert (await svc.start(HERE, ALICE)).ok
+    for _ in range(10):
+        if seen:
+            break
+        row = await svc.store.open_game(HERE.channel)
+        game, state = svc._state(row)
+        assert (await svc.act(HERE, ALICE, game.legal_actions(state, "111")[0])).ok
+    assert seen and {lvl for _, lvl in seen} == {"hard"}
+
+
+async def test_skip_and_remove_play_at_medium(svc, monkeypatch):
+    seen = _spy(monkeypatch)
+    assert (await svc.open_table(HERE, ALICE, "wagara")).ok
+    assert (await svc.join(HERE, BOB)).ok
+    assert (await svc.add_bot(HERE, ALICE)).ok                 # easy: today's beginner, no search
+    assert (await svc.start(HERE, ALICE)).ok
+    assert seen == []
+    row = await svc.store.open_game(HERE.channel)
+    game, state = svc._state(row)
+    assert {"111", "222"} <= set(game.to_act(state))
+    assert (await svc._skip(row, game, state, ["111"], "was skipped")).ok
+    assert seen == [("111", "medium")]
+    row = await svc.store.open_game(HERE.channel)
+    game, state = svc._state(row)
+    assert (await svc._remove(row, game, state, ["222"])).ok
+    assert ("222", "medium") in seen[1:]
+    from table.service import bot_level
+    from table.store import Seat
+    assert bot_level(Seat("222", "Bob", True)) == "medium"
+    assert bot_level(Seat("cpu-1", "Computer 1", True)) == "easy"          # computers of old games
+
+
+async def test_hint_is_private_for_the_caller_on_their_own_decision(svc):
+    svc.ai_options = {"iterations": 16, "timed": False}
+    assert (await svc.open_table(HERE, ALICE, "wagara")).ok
+    assert (await svc.join(HERE, BOB)).ok
+    assert (await svc.start(HERE, ALICE)).ok
+    r = await svc.hint(HERE, ALICE)
+    assert r.ok and not r.text and not r.log and r.turn is None and not r.notes
+    assert [p.user for p in r.private] == ["111"]
+    text = r.private[0].text
+    row = await svc.store.open_game(HERE.channel)
+    game, state = svc._state(row)
+    named = [a for a in game.legal_actions(state, "111") if f"**{a}**" in text]
+    assert len(named) == 2
+    # Bob's face-down card is no input: whatever Bob chose, Alice's hint reads the same
+    before = text
+    await svc.act(HERE, BOB, "play 1")
+    again = (await svc.hint(HERE, ALICE)).private[0].text
+    row2 = await svc.store.open_game(HERE.channel)
+    other = game.apply(state, "222", "play 6")
+    assert ai.hint(game, other, "111", f"{row2.id}:{row2.version}:hint:111", **svc.ai_options) == again
+    assert before  # the earlier hint was given on another version: its seed differs
+    # not Bob's decision any more (his card is down), nor a spectator's
+    assert "your own decision" in err(await svc.hint(HERE, BOB))
+    assert "players of this game" in err(await svc.hint(HERE, CAROL))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import math
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
@@ -57,6 +59,22 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
+# Text sizes drawn, for tests: while ``record_text`` is active every text drawn through Draw (all renderer text goes
+# through Draw.text) adds its font size here, so a test can check the smallest text an image holds.
+_TEXT_SIZES: ContextVar[list | None] = ContextVar("text_sizes", default=None)
+
+
+@contextmanager
+def record_text():
+    """Within ``with record_text() as drawn:``, ``drawn`` collects (font size in px, text) for every text drawn."""
+    sizes: list[tuple[int, str]] = []
+    token = _TEXT_SIZES.set(sizes)
+    try:
+        yield sizes
+    finally:
+        _TEXT_SIZES.reset(token)
+
+
 class Draw(ImageDraw.ImageDraw):
     """ImageDraw whose text comes from a cache of glyph masks: about a hundred labels per image, most of them
     the same from one image to the next (names, headings, numbers), and rasterising them was half the drawing
@@ -64,6 +82,9 @@ class Draw(ImageDraw.ImageDraw):
     Only single-line plain text is cached; anything else goes to ImageDraw.text."""
 
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+        sizes = _TEXT_SIZES.get()
+        if sizes is not None and text:
+            sizes.append((getattr(font, "size", 10), text))
         if (args or kwargs or not isinstance(text, str) or "\n" in text or "\r" in text
                 or not isinstance(font, ImageFont.FreeTypeFont)):
             return super().text(xy, text, fill, font, anchor, *args, **kwargs)
@@ -243,11 +264,45 @@ def darken(colour, amount: float = 0.3):
     return tuple(int(c * (1 - amount)) for c in colour[:3])
 
 
+def wrap_lines(draw, text: str, max_width: int, fnt) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``max_width`` (a single word too long stays whole)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if line and draw.textlength(trial, font=fnt) > max_width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines
+
+
+def fit_lines(draw, text: str, max_width: int, size: int, bold: bool = False, min_size: int = 18,
+              max_lines: int = 2) -> tuple[list[str], ImageFont.FreeTypeFont]:
+    """``text`` on one line in the largest font from ``size`` down to ``min_size``; failing that, wrapped onto up
+    to ``max_lines`` lines at ``min_size`` (the last one cut with an ellipsis if still too long)."""
+    for s in range(size, min_size - 1, -1):
+        f = font(s, bold)
+        if draw.textlength(text, font=f) <= max_width:
+            return [text], f
+    f = font(min_size, bold)
+    lines = wrap_lines(draw, text, max_width, f)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
+    lines[-1] = fit_text(draw, lines[-1], max_width, min_size, bold, min_size)[0]
+    return lines, f
+
+
 def banner(draw, width: int, text: str, colour=INK, height: int = 56, y: int = 0) -> None:
-    """A strip across the top saying whose turn it is or how the game ended."""
+    """A strip across the top saying whose turn it is or how the game ended: one line when it fits at 20 px or
+    more, else two lines (so long names never shrink it below what a phone can read)."""
     draw.rectangle([0, y, width, y + height], fill=colour)
-    t, f = fit_text(draw, text, width - 24, 30, bold=True)
-    text_centered(draw, (width // 2, y + height // 2), t, f, fill=contrast(colour))
+    lines, f = fit_lines(draw, text, width - 24, 30, bold=True, min_size=20)
+    step = f.size + 4
+    top = y + height / 2 - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        text_centered(draw, (width // 2, top + i * step), line, f, fill=contrast(colour))
 
 
 def element_symbol(draw: ImageDraw.ImageDraw, element: str, centre, size: float, fill=None,

@@ -118,11 +118,12 @@ def _highlights(view: dict) -> dict:
 
 
 def _canoe_labels(seats, name_of) -> dict:
-    """A letter per player for the canoes (the name's initial, or the seat number if initials clash)."""
+    """A letter per player for the canoes: the name's initial, or the seat's letter in order (A, B, C…) if initials
+    clash or one is not a letter. Never a digit, so a canoe label ("E2") can never read as a number ("52")."""
     initials = [(name_of[s].strip()[:1] or "?").upper() for s in seats]
-    if len(set(initials)) == len(initials):
+    if len(set(initials)) == len(initials) and all(i.isalpha() for i in initials):
         return dict(zip(seats, initials, strict=True))
-    return {s: str(i + 1) for i, s in enumerate(seats)}
+    return {s: "ABCDEFGH"[i] for i, s in enumerate(seats)}
 
 
 # ----- the banner and the weather --------------------------------------------------------------------------

@@ -289,13 +289,13 @@ def _score_table(draw, view, seats, name, y) -> None:
     """Per element: strength × crosses = points for each player; then majorities, total, quarters."""
     breakdown = view["result"]["breakdown"]
     winners = view["result"]["winners"]
-    x_label, cols = 24, [WIDTH - 200, WIDTH - 24]
+    x_label, cols = 24, [WIDTH - 190, WIDTH - 24]
     draw.rectangle([8, y, WIDTH - 8, y + (len(ELEMENTS) + 4) * TABLE_ROW + 12], fill=(255, 253, 247),
                    outline=INK, width=2)
     y += 6
     draw.text((x_label, y + TABLE_ROW // 2), "Score", font=font(24, True), fill=INK, anchor="lm")
     for seat, x in zip(seats, cols, strict=True):
-        t, f = fit_text(draw, name(seat), 160, 24, bold=True, min_size=18)
+        t, f = fit_text(draw, name(seat), 150, 24, bold=True, min_size=18)
         draw.text((x, y + TABLE_ROW // 2), t, font=f, fill=PLAYER_COLOURS[seats.index(seat)], anchor="rm")
     y += TABLE_ROW
     for element in ELEMENTS:
@@ -303,9 +303,9 @@ def _score_table(draw, view, seats, name, y) -> None:
         draw.text((x_label + 40, y + TABLE_ROW // 2), element, font=font(22), fill=INK, anchor="lm")
         for seat, x in zip(seats, cols, strict=True):
             b = breakdown[seat]
-            text = f"{b['strength'][element]} × {b['crosses'][element]} = {b['points'][element]}"
+            text = f"{b['strength'][element]}×{b['crosses'][element]}={b['points'][element]}"
             if element in b["majorities"]:
-                text += "  +5"
+                text += " +5"
             draw.text((x, y + TABLE_ROW // 2), text, font=font(22), fill=INK, anchor="rm")
         y += TABLE_ROW
     rows = [("majority bonus", lambda b: f"+{b['bonus']}"),

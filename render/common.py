@@ -1,7 +1,8 @@
 """Drawing helpers shared by every renderer: fonts, colours, element symbols, labels, PNG output.
 
-Images are drawn at a size that reads well on a phone (Discord shows attachments about 400–550 px wide
-there), so text is never smaller than about 18 px at the image's native width of 900–1200 px.
+Images are drawn to read on a phone, where Discord shows an attachment about 400 px wide: narrow images (600–800
+px, panels stacked under the board) whose smallest text, 18 px, is still 9 px there (tests/test_render_phone.py
+checks it with ``record_text``). WURRM's board image, 1100 px wide, does not meet this yet.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Images are drawn to read on a phone, where Discord shows an attachment about 400 px wide: narrow images (600–800
 px, panels stacked under the board) whose smallest text, 18 px, is still 9 px there (tests/test_render_phone.py
-checks it with ``record_text``). WURRM's board image, 1100 px wide, does not meet this yet.
+checks it with ``record_text``). WURRM turns a wide board a quarter so it runs down its 800 px image.
 """
 
 from __future__ import annotations
@@ -238,7 +238,7 @@ def text_centered(draw, xy, text, fnt, fill=INK, **kw) -> None:
     draw.text(xy, text, font=fnt, fill=fill, anchor="mm", **kw)
 
 
-def fit_text(draw, text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12):
+def fit_text(draw, text: str, max_width: int, size: int, bold: bool = False, min_size: int = 18):
     """The largest font (from ``size`` down) in which ``text`` fits ``max_width``; the text is cut with an
     ellipsis if even ``min_size`` is too wide (long display names)."""
     for s in range(size, min_size - 1, -1):

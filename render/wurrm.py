@@ -446,8 +446,8 @@ def draw_dice(draw, view, names, colours, top) -> int:
     who = short(names, roll["roller"])
     purpose = "to move" if roll["purpose"] == "move" else f"to rob {short(names, roll['target'])}"
     wish = roll["wish"]
-    size = 64
-    gap = 16
+    size = 56
+    gap = 12
     x0 = MARGIN
     y = top + 8
     head = f"{who} rolls {purpose}" + (f" — wish {wish}" if wish else " — no wish yet")

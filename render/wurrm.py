@@ -40,7 +40,7 @@ from .common import (
 WIDTH = 800   # a phone shows ~400 px: 18 px text stays 9 px there
 MARGIN = 24
 BANNER_H = 60
-MAX_HEX = 44  # circumradius: a space's name at 18 px fits under its symbol
+MAX_HEX = 40  # circumradius: a space's name at 18 px fits under its symbol
 
 TILE_TINTS = {  # pale grounds per tile, so tiles read as pieces
     "a": (236, 226, 204), "b": (222, 236, 214), "c": (214, 228, 238), "d": (236, 222, 214),

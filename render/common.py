@@ -1,7 +1,8 @@
 """Drawing helpers shared by every renderer: fonts, colours, element symbols, labels, PNG output.
 
-Images are drawn at a size that reads well on a phone (Discord shows attachments about 400–550 px wide
-there), so text is never smaller than about 18 px at the image's native width of 900–1200 px.
+Images are drawn to read on a phone, where Discord shows an attachment about 400 px wide: narrow images (600–800
+px, panels stacked under the board) whose smallest text, 18 px, is still 9 px there (tests/test_render_phone.py
+checks it with ``record_text``). WURRM turns a wide board a quarter so it runs down its 800 px image.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import io
 import math
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
@@ -57,6 +60,22 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
+# Text sizes drawn, for tests: while ``record_text`` is active every text drawn through Draw (all renderer text goes
+# through Draw.text) adds its font size here, so a test can check the smallest text an image holds.
+_TEXT_SIZES: ContextVar[list | None] = ContextVar("text_sizes", default=None)
+
+
+@contextmanager
+def record_text():
+    """Within ``with record_text() as drawn:``, ``drawn`` collects (font size in px, text) for every text drawn."""
+    sizes: list[tuple[int, str]] = []
+    token = _TEXT_SIZES.set(sizes)
+    try:
+        yield sizes
+    finally:
+        _TEXT_SIZES.reset(token)
+
+
 class Draw(ImageDraw.ImageDraw):
     """ImageDraw whose text comes from a cache of glyph masks: about a hundred labels per image, most of them
     the same from one image to the next (names, headings, numbers), and rasterising them was half the drawing
@@ -64,6 +83,9 @@ class Draw(ImageDraw.ImageDraw):
     Only single-line plain text is cached; anything else goes to ImageDraw.text."""
 
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+        sizes = _TEXT_SIZES.get()
+        if sizes is not None and text:
+            sizes.append((getattr(font, "size", 10), text))
         if (args or kwargs or not isinstance(text, str) or "\n" in text or "\r" in text
                 or not isinstance(font, ImageFont.FreeTypeFont)):
             return super().text(xy, text, fill, font, anchor, *args, **kwargs)
@@ -216,7 +238,7 @@ def text_centered(draw, xy, text, fnt, fill=INK, **kw) -> None:
     draw.text(xy, text, font=fnt, fill=fill, anchor="mm", **kw)
 
 
-def fit_text(draw, text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12):
+def fit_text(draw, text: str, max_width: int, size: int, bold: bool = False, min_size: int = 18):
     """The largest font (from ``size`` down) in which ``text`` fits ``max_width``; the text is cut with an
     ellipsis if even ``min_size`` is too wide (long display names)."""
     for s in range(size, min_size - 1, -1):
@@ -243,11 +265,45 @@ def darken(colour, amount: float = 0.3):
     return tuple(int(c * (1 - amount)) for c in colour[:3])
 
 
+def wrap_lines(draw, text: str, max_width: int, fnt) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``max_width`` (a single word too long stays whole)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if line and draw.textlength(trial, font=fnt) > max_width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines
+
+
+def fit_lines(draw, text: str, max_width: int, size: int, bold: bool = False, min_size: int = 18,
+              max_lines: int = 2) -> tuple[list[str], ImageFont.FreeTypeFont]:
+    """``text`` on one line in the largest font from ``size`` down to ``min_size``; failing that, wrapped onto up
+    to ``max_lines`` lines at ``min_size`` (the last one cut with an ellipsis if still too long)."""
+    for s in range(size, min_size - 1, -1):
+        f = font(s, bold)
+        if draw.textlength(text, font=f) <= max_width:
+            return [text], f
+    f = font(min_size, bold)
+    lines = wrap_lines(draw, text, max_width, f)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
+    lines[-1] = fit_text(draw, lines[-1], max_width, min_size, bold, min_size)[0]
+    return lines, f
+
+
 def banner(draw, width: int, text: str, colour=INK, height: int = 56, y: int = 0) -> None:
-    """A strip across the top saying whose turn it is or how the game ended."""
+    """A strip across the top saying whose turn it is or how the game ended: one line when it fits at 20 px or
+    more, else two lines (so long names never shrink it below what a phone can read)."""
     draw.rectangle([0, y, width, y + height], fill=colour)
-    t, f = fit_text(draw, text, width - 24, 30, bold=True)
-    text_centered(draw, (width // 2, y + height // 2), t, f, fill=contrast(colour))
+    lines, f = fit_lines(draw, text, width - 24, 30, bold=True, min_size=20)
+    step = f.size + 4
+    top = y + height / 2 - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        text_centered(draw, (width // 2, top + i * step), line, f, fill=contrast(colour))
 
 
 def element_symbol(draw: ImageDraw.ImageDraw, element: str, centre, size: float, fill=None,

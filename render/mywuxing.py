@@ -49,12 +49,14 @@ FATE_STYLE = {  # what happened to a card: (label, colour)
     "void": ("to the Void", (70, 60, 80)),
 }
 
-WIDTH = 1140
+WIDTH = 800               # a phone shows ~400 px: 18 px text stays 9 px there
 BANNER_H = 60
 TABLE_H = 300
-HAND_H = 390
-PLAYER_W, PLAYER_H = 270, 104
+HAND_H = 420
+PLAYERS_PER_ROW = 3
+PLAYER_W, PLAYER_H = (WIDTH - 32 - 8 * (PLAYERS_PER_ROW - 1)) // PLAYERS_PER_ROW, 104
 CARD_W, CARD_H = 104, 146
+TEXT_W = 520               # the hand's cards and words, left of the wheel
 TEXT_Y = 56 + 26 + CARD_H + 10 + 30 + 16  # the explanation line under a row of cards and their fate tags
 
 
@@ -62,7 +64,7 @@ TEXT_Y = 56 + 26 + CARD_H + 10 + 30 + 16  # the explanation line under a row of 
 def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     seats = view["seats"]
     over = view.get("result") is not None
-    rows = math.ceil(len(seats) / 4)
+    rows = math.ceil(len(seats) / PLAYERS_PER_ROW)
     players_h = 40 + rows * (PLAYER_H + 12)
     own_h = 252 if viewer in seats and not over and view["version"] == "think" else 0
     score_h = 70 + 40 * len(seats) if over else 0
@@ -189,7 +191,7 @@ def _table(draw, view, y) -> None:
     # Universe deck: a stack of backs with the count.
     x = 44
     left = view["universe"]
-    text_centered(draw, (x + CARD_W / 2, y + 24), "Universe deck", font(20, True))
+    text_centered(draw, (x + CARD_W / 2, y + 24), "Universe deck", font(18, True))
     if left:
         for k in range(min(4, left) - 1, -1, -1):
             draw_card(draw, x + k * 4, y + 48 + k * 4, None)
@@ -202,12 +204,11 @@ def _table(draw, view, y) -> None:
 
     # Pot: the last cards fanned, the top card whole and ringed.
     pot = view["pot"]
-    px, pw = 200, 560
+    px, pw = 186, 300
     draw.text((px, y + 12), f"Universe pot · {len(pot)} card{'s' if len(pot) != 1 else ''}", font=font(22, True),
               fill=INK)
-    draw.text((px, y + 40), "top card (the Universe card this hand) on the right" if pot else "empty",
-              font=font(18), fill=MUTED)
-    shown = pot[-9:]
+    draw.text((px, y + 40), "this hand's card on the right" if pot else "empty", font=font(18), fill=MUTED)
+    shown = pot[-4:]
     step = 52
     start = px + pw - CARD_W - (len(shown) - 1) * step
     for i, card in enumerate(shown):
@@ -219,14 +220,14 @@ def _table(draw, view, y) -> None:
                       fill=MUTED)
 
     # The Void: its count and what is in it, one line per kind of card.
-    vx = 800
+    vx = 500
     void = view["void"]
     draw.text((vx, y + 12), f"The Void · {len(void)}", font=font(22, True), fill=INK)
     draw.text((vx, y + 40), "cards out of play", font=font(18), fill=MUTED)
     kinds = ELEMENTS + ("dragon", "star")
     for i, card in enumerate(kinds):
         col, row = divmod(i, 4)
-        cx, cy = vx + 24 + col * 150, y + 96 + row * 46
+        cx, cy = vx + 24 + col * 146, y + 96 + row * 46
         card_symbol(draw, card, (cx, cy), 30)
         count = void.count(card)
         draw.text((cx + 24, cy), f"{CARD_NAMES[card]} {count}", font=font(19, count > 0), anchor="lm",
@@ -236,7 +237,7 @@ def _table(draw, view, y) -> None:
 # ----- the hand being played, or the last hand ---------------------------------------------------------------
 def _hand_panel(draw, view, name, y) -> None:
     draw.rounded_rectangle([12, y, WIDTH - 12, y + HAND_H - 12], radius=16, fill=PANEL_FILL)
-    _wheel(draw, view, (WIDTH - 175, y + 165))
+    _wheel(draw, view, (WIDTH - 120, y + 150))
     if view["revealed"]:
         _revealed(draw, view, name, y)
     elif view["last_hand"]:
@@ -244,7 +245,7 @@ def _hand_panel(draw, view, name, y) -> None:
     else:
         draw.text((36, y + 16), "No hand played yet", font=font(24, True), fill=INK)
         _wrap(draw, "Each hand turns a Universe card onto the pot; two players each put out a card against it. "
-                    "The wheel shows who absorbs and who destroys whom.", 36, y + 60, 760, font(20))
+                    "The wheel shows who absorbs and who destroys whom.", 36, y + 60, TEXT_W, font(20), lines=8)
 
 
 def _revealed(draw, view, name, y) -> None:
@@ -266,7 +267,7 @@ def _revealed(draw, view, name, y) -> None:
             pledged = ", ".join(name(s) for s in w["dragons"])
             line = f"{name(w['star'])} activated a Star: all cards in play go to the Void unless another Star " \
                    f"or two Dragons counter it." + (f" Dragons pledged: {pledged}." if pledged else "")
-        _wrap(draw, line, 36, y + TEXT_Y - 30, 700, font(20, True))
+        _wrap(draw, line, 36, y + TEXT_Y - 30, TEXT_W, font(20, True), lines=5)
 
 
 def _last_hand(draw, view, name, y) -> None:
@@ -289,11 +290,11 @@ def _last_hand(draw, view, name, y) -> None:
     text = hand["text"]
     for seat in view["seats"]:  # the engine's line names seats; show display names
         text = text.replace(seat, name(seat))
-    _wrap(draw, text, 36, y + TEXT_Y, 700, font(20, True))
+    _wrap(draw, text, 36, y + TEXT_Y, TEXT_W, font(20, True), lines=4)
 
 
 def _card_row(draw, slots, y, fates, winner_name=None) -> None:
-    gap = min(190, 720 // len(slots))
+    gap = min(176, TEXT_W // len(slots))
     for i, (label, card) in enumerate(slots):
         cx = 36 + i * gap + max(CARD_W, gap) / 2
         text, f = fit_text(draw, label, gap - 16, 20, bold=True, min_size=18)
@@ -327,7 +328,7 @@ def _wheel(draw, view, centre) -> None:
     """Feeding arrows round the rim (the fed element absorbs the feeder), destroying arrows across; the
     arrows that decided the last hand are drawn thick and gold."""
     cx, cy = centre
-    r = 105
+    r = 80
     pos = {}
     for i, e in enumerate(ELEMENTS):
         a = -math.pi / 2 + i * 2 * math.pi / 5
@@ -344,8 +345,9 @@ def _wheel(draw, view, centre) -> None:
             draw.ellipse([x - 31, y - 31, x + 31, y + 31], fill=HIGHLIGHT)
         draw.ellipse([x - 25, y - 25, x + 25, y + 25], fill=(252, 249, 242), outline=GRID, width=2)
         element_symbol(draw, e, (x, y), 30)
-    draw.text((cx - 150, cy + 130), "green: A feeds B, B absorbs A", font=font(18), fill=(70, 110, 60))
-    draw.text((cx - 150, cy + 154), "red: A destroys B", font=font(18), fill=(170, 70, 70))
+    draw.text((cx - 100, cy + 104), "green: A feeds B,", font=font(18), fill=(70, 110, 60))
+    draw.text((cx - 100, cy + 126), "B absorbs A", font=font(18), fill=(70, 110, 60))
+    draw.text((cx - 100, cy + 150), "red: A destroys B", font=font(18), fill=(170, 70, 70))
 
 
 def _lit_arrows(view) -> set:
@@ -390,7 +392,7 @@ def _players(draw, view, name, viewer, y) -> None:
     draw.text((24, y + 4), "Players · cards held (deck + hand)", font=font(22, True), fill=INK)
     window = view["window"]
     for i, seat in enumerate(seats):
-        col, row = i % 4, i // 4
+        col, row = i % PLAYERS_PER_ROW, i // PLAYERS_PER_ROW
         x, top = 16 + col * (PLAYER_W + 8), y + 40 + row * (PLAYER_H + 12)
         p = view["players"][seat]
         colour = PLAYER_COLOURS[i % 8]
@@ -420,7 +422,7 @@ def _players(draw, view, name, viewer, y) -> None:
         if seat == view["partner"] and view["phase"] != "over":
             tags.append(("PARTNER", darken(colour, 0.1)))
         if p["chosen"]:
-            tags.append(("card ready", (60, 120, 60)))
+            tags.append(("ready", (60, 120, 60)))
         if window and seat == window["star"]:
             tags.append(("STAR!", (190, 40, 40)))
         if window and seat in window["dragons"]:
@@ -456,10 +458,10 @@ def _own_hand(draw, view, y) -> None:
         x += CARD_W + 70
     if not hand:
         draw.text((40, y + 110), "empty", font=font(22), fill=MUTED)
-    if mine:
-        x += 30
-        draw.text((x, y + 24), "Your card for this hand", font=font(20, True), fill=INK)
-        draw_card(draw, x + 40, y + 52, mine, glow=HIGHLIGHT)
+    if mine:  # at the right, its label on the heading's line but clear of it (the heading ends near x 410)
+        x = max(x, WIDTH - 60 - CARD_W)
+        draw.text((WIDTH - 36, y + 24), "Your card this hand", font=font(20, True), fill=INK, anchor="ra")
+        draw_card(draw, x, y + 62, mine, glow=HIGHLIGHT)
 
 
 def against_universe(card: str, u: str | None):
@@ -490,7 +492,7 @@ def _scores(draw, view, name, y) -> None:
     out_order = result["out"]
     ranked = sorted(seats, key=lambda s: (-result["scores"][s], -(out_order.index(s) if s in out_order else 99)))
     draw.rounded_rectangle([12, y, WIDTH - 12, y + 60 + 40 * len(seats)], radius=16, fill=PANEL_FILL)
-    headers = [("Player", 40), ("Deck", 520), ("Hand", 640), ("Cards", 760), ("", 880)]
+    headers = [("Player", 40), ("Deck", 380), ("Hand", 470), ("Cards", 560), ("", 660)]
     for text, x in headers:
         draw.text((x, y + 14), text, font=font(20, True), fill=MUTED)
     for k, seat in enumerate(ranked):
@@ -499,9 +501,9 @@ def _scores(draw, view, name, y) -> None:
         won = seat in result["winners"]
         if won:
             draw.rounded_rectangle([24, row_y - 4, WIDTH - 24, row_y + 34], radius=8, fill=lighten(HIGHLIGHT, 0.5))
-        text, f = fit_text(draw, name(seat), 460, 22, bold=won, min_size=18)
+        text, f = fit_text(draw, name(seat), 320, 22, bold=won, min_size=18)
         draw.text((40, row_y), text, font=f, fill=INK)
-        for value, x in ((p["deck"], 520), (p["hand"], 640), (result["scores"][seat], 760)):
+        for value, x in ((p["deck"], 380), (p["hand"], 470), (result["scores"][seat], 560)):
             draw.text((x, row_y), str(value), font=font(22, won), fill=INK)
         note = "winner" if won else (f"out ({out_order.index(seat) + 1}.)" if seat in out_order else "")
-        draw.text((880, row_y), note, font=font(20, won), fill=INK if won else MUTED)
+        draw.text((660, row_y), note, font=font(20, won), fill=INK if won else MUTED)

@@ -38,9 +38,9 @@ from .common import (
     text_centered,
 )
 
-WIDTH = 1150
+WIDTH = 720               # a phone shows ~400 px: the panel goes under the garden, not beside it
 SIZE = 50                 # hex circumradius of the main garden
-GARDEN_W = 720            # the garden's part of the image; the panel takes the rest
+GARDEN_W = WIDTH          # the garden's part of the image (all its width; the panel is below)
 BANNER_H = 56
 GARDEN_H = 770
 
@@ -48,11 +48,13 @@ PAGODA_COLOURS = {"pink": (222, 96, 150), "blue": (40, 105, 200), "green": (30, 
 BIRD_COLOURS = {"crane": (45, 45, 55), "finch": (240, 196, 20), "heron": (90, 130, 175), "sparrow": (150, 95, 45)}
 FLOWER_COLOURS = {"iris": (120, 80, 200), "lily": (250, 250, 246), "poppy": (222, 52, 42),
                   "marigold": (246, 150, 20)}
+LILY_GROUND = (196, 222, 170)   # a lily pad: a lily tile's ground, so it never looks like an empty (paper) space
 PETALS = {"iris": 3, "poppy": 4, "lily": 6, "marigold": 10}
 WATER = (120, 180, 215)
 KOI_FISH = (240, 110, 30)
 PAPER = (252, 249, 240)
-keep_exact(*PAGODA_COLOURS.values(), *BIRD_COLOURS.values(), *FLOWER_COLOURS.values(), WATER, KOI_FISH, PAPER)
+keep_exact(*PAGODA_COLOURS.values(), *BIRD_COLOURS.values(), *FLOWER_COLOURS.values(), WATER, KOI_FISH, PAPER,
+           LILY_GROUND)
 
 
 # ----- geometry -----------------------------------------------------------------------------------------
@@ -128,9 +130,11 @@ def draw_koi(draw, centre, size: float) -> None:
 def tile_ground(tile: dict | None):
     if tile is None:
         return PAPER
-    ground = WATER if tile["koi"] else lighten(FLOWER_COLOURS[tile["flower"]],
-                                                0.6 if tile["flower"] != "lily" else 0.0)
-    return ground
+    if tile["koi"]:
+        return WATER
+    if tile["flower"] == "lily":
+        return LILY_GROUND
+    return lighten(FLOWER_COLOURS[tile["flower"]], 0.6)
 
 
 def draw_tile_ground(draw, garden: Garden, cell, tile: dict | None, open_space: bool = True) -> None:
@@ -434,7 +438,7 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
         y += 12
         draw.text((x0, y), "Your hand", font=font(22, bold=True), fill=INK)
         y += 32
-        hand_size = 34
+        hand_size = 46
         for tile in view["hand"]:
             g = Garden((x0 + hand_size + 4, y + hand_size), hand_size, 0)
             draw_tile(draw, g, (0, 0), hand_tile(tile))
@@ -469,6 +473,7 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
 # ----- the end: flower rows per pagoda ------------------------------------------------------------------
 ROWS_SIZE = 25
 ROWS_H = 410
+PANEL_MAX_H = 1100        # room for the panel under the garden (the image is cut to what was used)
 
 
 def draw_rows(draw, view: dict, names: dict, x: int, y: int, colour: str, width: int) -> None:
@@ -508,17 +513,21 @@ def draw_rows(draw, view: dict, names: dict, x: int, y: int, colour: str, width:
 def render(view: dict, names: dict, viewer):
     over = "result" in view
     # drawn on a tall sheet, then cut to what was used (the panel grows with a hand and long names)
-    img, draw = canvas(WIDTH, BANNER_H + GARDEN_H + 2 * ROWS_H, BACKGROUND)
+    img, draw = canvas(WIDTH, BANNER_H + GARDEN_H + PANEL_MAX_H + 2 * ROWS_H, BACKGROUND)
     text, colour = banner_text(view, names, viewer)
     banner(draw, WIDTH, text, colour=colour, height=BANNER_H)
     garden = Garden((GARDEN_W / 2 + 5, BANNER_H + GARDEN_H / 2 - 5), SIZE, rotation_for(view, viewer))
     draw_garden(draw, view, names, garden)
-    bottom = max(BANNER_H + GARDEN_H, draw_panel(draw, view, names, GARDEN_W + 20, BANNER_H + 16))
+    top = BANNER_H + GARDEN_H
+    draw.line([20, top, WIDTH - 20, top], fill=GRID, width=2)
+    bottom = draw_panel(draw, view, names, 24, top + 14)
     if over:
         draw.line([20, bottom, WIDTH - 20, bottom], fill=GRID, width=2)
         used = pagodas_in_use(view)
-        cell_w = (WIDTH - 40) // len(used)
+        per_line = min(2, len(used))
+        cell_w = (WIDTH - 40) // per_line
         for i, colour in enumerate(used):
-            draw_rows(draw, view, names, 20 + i * cell_w, bottom + 10, colour, cell_w)
-        bottom += ROWS_H
+            draw_rows(draw, view, names, 20 + (i % per_line) * cell_w, bottom + 10 + (i // per_line) * ROWS_H,
+                      colour, cell_w)
+        bottom += ROWS_H * -(-len(used) // per_line)
     return img.crop((0, 0, WIDTH, bottom))

@@ -1,8 +1,9 @@
-"""Wagara as a river seen from the bank: the beach and the rope on the left, positions 1–9 flowing right to
-the falls and the rapids below them; the five deposits with the gems lying there above their positions;
-canoes in their owners' colours, each with its number and the gem it carries; the weather track, the buoy,
-what the river did last round; each player's collection, played cards and this round's choice; and, for a
-seated viewer, their own hand and secret choice. Once the game is over, the final count.
+"""Wagara as a river seen from above, flowing down the image: the beach and the rope at the top, positions 1–9
+flowing down to the falls and the rapids below them; each deposit, with the gems lying there, beside its
+position; canoes in their owners' colours, each with its owner's letter and number and the gem it carries; the
+weather track, the buoy, what the river did last round; each player's collection, played cards and this round's
+choice; and, for a seated viewer, their own hand and secret choice. Once the game is over, the final count.
+The image is 800 px wide so its smallest text stays legible on a phone (Discord shows it about 400 px wide).
 
 Everything is drawn from the view (engine.wagara.Wagara.view), so the channel image never shows a choice that
 is still secret. The last action is highlighted: the canoe that moved (with an arrow from where it started),
@@ -25,6 +26,7 @@ from .common import (
     canvas,
     contrast,
     darken,
+    fit_lines,
     fit_text,
     font,
     keep_exact,
@@ -48,20 +50,23 @@ ROCK = (120, 120, 125)
 PANEL = (238, 231, 216)
 keep_exact(*GEM_COLOURS.values(), WATER, WATER_DARK, SAND, ROCK, PANEL)
 
-WIDTH = 1120
+WIDTH = 800               # a phone shows ~400 px: 18 px text stays 9 px there
 BANNER_H = 60
-INFO_Y, INFO_H = 68, 64
-DEPOSIT_Y, DEPOSIT_H = 140, 92
-RIVER_Y, RIVER_H = 240, 340
-BEACH_X, BEACH_W = 16, 118
-POS_X0, POS_W = BEACH_X + BEACH_W + 8, 84        # position 1 starts here
-RAPIDS_X = POS_X0 + 9 * POS_W + 26
-RAPIDS_W = WIDTH - RAPIDS_X - 16
-CANOE_W, CANOE_H, CANOE_GAP = 76, 28, 4
+INFO_Y, INFO_H = 68, 84
+RIVER_Y = INFO_Y + INFO_H
+BAND_H = 104                                     # the beach above the river, the rapids below it
+POS_H = 50                                       # one position of the river
+WATER_X = 316                                    # the water (canoes) right of the position discs and deposits
+DEPOSIT_X, DEPOSIT_W = 64, WATER_X - 64 - 8
+RIVER_H = BAND_H + 9 * POS_H + 22 + BAND_H       # beach, nine positions, the falls, the rapids
+CANOE_W, CANOE_H, CANOE_GAP = 92, 40, 6
+CANOE_GEM = 38
 LAST_Y = RIVER_Y + RIVER_H + 10
-PLAYERS_Y = LAST_Y + 48
-ROW_H = 84
+LAST_H = 56
+PLAYERS_Y = LAST_Y + LAST_H + 10
+ROW_H = 104
 CARD_W, CARD_H = 30, 40
+GEM_LETTER_MIN = 18   # the smallest letter on a gem (legible on a phone)
 
 
 @register("wagara")
@@ -78,8 +83,8 @@ def render(view: dict, names: dict, viewer: str | None):
 
     _banner(draw, view, name_of, colour_of)
     _info(draw, view, name_of, hl)
-    _deposits(draw, view)
     _river(draw, view, colour_of, labels, hl)
+    _deposits(draw, view)
     _last_line(draw, view, name_of)
     y = PLAYERS_Y
     if over:
@@ -118,11 +123,12 @@ def _highlights(view: dict) -> dict:
 
 
 def _canoe_labels(seats, name_of) -> dict:
-    """A letter per player for the canoes (the name's initial, or the seat number if initials clash)."""
+    """A letter per player for the canoes: the name's initial, or the seat's letter in order (A, B, C…) if initials
+    clash or one is not a letter. Never a digit, so a canoe label ("E2") can never read as a number ("52")."""
     initials = [(name_of[s].strip()[:1] or "?").upper() for s in seats]
-    if len(set(initials)) == len(initials):
+    if len(set(initials)) == len(initials) and all(i.isalpha() for i in initials):
         return dict(zip(seats, initials, strict=True))
-    return {s: str(i + 1) for i, s in enumerate(seats)}
+    return {s: "ABCDEFGH"[i] for i, s in enumerate(seats)}
 
 
 # ----- the banner and the weather --------------------------------------------------------------------------
@@ -151,7 +157,7 @@ def _banner(draw, view, name_of, colour_of) -> None:
 def _info(draw, view, name_of, hl) -> None:
     y = INFO_Y
     draw.text((16, y + 20), "Weather", font=font(20, True), fill=INK, anchor="lm")
-    x0 = 124
+    x0 = 116
     for i, w in enumerate((-1, 0, 1, 2)):
         x = x0 + i * 58
         here = view["weather"] == w
@@ -160,6 +166,11 @@ def _info(draw, view, name_of, hl) -> None:
                                outline=INK if here else GRID, width=3 if here else 1)
         text_centered(draw, (x + 26, y + 20), f"{w:+d}" if w else "0", font(20, True),
                       fill=contrast(fill) if here else MUTED)
+    buoy = f"Buoy: {name_of[view['buoy']]}"
+    bx = x0 + 4 * 58 + 20
+    t, f = fit_text(draw, buoy, WIDTH - 16 - bx - 34, 20, bold=True, min_size=18)
+    _buoy_icon(draw, (bx + 14, y + 20), 14)
+    draw.text((bx + 34, y + 20), t, font=f, fill=INK, anchor="lm")
     flow = view["last_flow"]
     if flow:
         text = (f"Last flow: {flow['k']} (lowest card {flow['lowest']}, weather "
@@ -167,14 +178,8 @@ def _info(draw, view, name_of, hl) -> None:
                 f"Last flow: {flow['k']} (lowest card {flow['lowest']}, weather 0)")
     else:
         text = "Flow each round = lowest card + weather"
-    t, f = fit_text(draw, text, 440, 20, min_size=18)
-    draw.text((x0 + 4 * 58 + 14, y + 20), t, font=f, fill=INK if hl["flowed"] else MUTED, anchor="lm")
-    buoy = f"Buoy: {name_of[view['buoy']]}"
-    t, f = fit_text(draw, buoy, 236, 20, bold=True, min_size=18)
-    _buoy_icon(draw, (WIDTH - 268, y + 20), 14)
-    draw.text((WIDTH - 248, y + 20), t, font=f, fill=INK, anchor="lm")
-    draw.text((16, y + 52), "upstream ←", font=font(18), fill=MUTED, anchor="lm")
-    draw.text((WIDTH - 16, y + 52), "→ downstream", font=font(18), fill=MUTED, anchor="rm")
+    t, f = fit_text(draw, text, WIDTH - 32, 20, min_size=18)
+    draw.text((16, y + 62), t, font=f, fill=INK if hl["flowed"] else MUTED, anchor="lm")
 
 
 def _buoy_icon(draw, centre, r) -> None:
@@ -194,8 +199,8 @@ def gem(draw, centre, size: float, colour: str) -> None:
     fill = GEM_COLOURS[colour]
     draw.polygon([(cx, cy - h), (cx + h * 0.85, cy), (cx, cy + h), (cx - h * 0.85, cy)], fill=fill,
                  outline=darken(fill, 0.45) if colour != "white" else (120, 120, 120), width=2)
-    if size >= 20:
-        text_centered(draw, (cx, cy + 1), GEM_LETTER[colour], font(max(12, int(size * 0.42)), True),
+    if size >= 34:
+        text_centered(draw, (cx, cy + 1), GEM_LETTER[colour], font(max(GEM_LETTER_MIN, int(size * 0.42)), True),
                       fill=contrast(fill))
 
 
@@ -205,62 +210,64 @@ def canoe_shape(draw, x, y, colour, label: str, gem_colour, highlight=False) -> 
         draw.rounded_rectangle([x - 4, y - 4, x + w + 4, y + h + 4], radius=8, outline=HIGHLIGHT, width=4)
     hull = [(x, y), (x + w, y), (x + w - 12, y + h), (x + 12, y + h)]
     draw.polygon(hull, fill=colour, outline=darken(colour, 0.4), width=2)
-    text_centered(draw, (x + 24, y + h // 2), label, font(18, True), fill=contrast(colour))
+    text_centered(draw, (x + 30, y + h // 2), label, font(20, True), fill=contrast(colour))
     if gem_colour:
-        gem(draw, (x + w - 22, y + h // 2), 24, gem_colour)
+        gem(draw, (x + w - 24, y + h // 2), CANOE_GEM, gem_colour)
     else:
-        draw.ellipse([x + w - 28, y + h // 2 - 5, x + w - 18, y + h // 2 + 5], outline=contrast(colour), width=2)
+        draw.ellipse([x + w - 30, y + h // 2 - 6, x + w - 18, y + h // 2 + 6], outline=contrast(colour), width=2)
 
 
-def _pos_x(position: int) -> int:
-    return POS_X0 + (position - 1) * POS_W
+def _pos_y(position: int) -> int:
+    """The top of a position's row (1–9) down the river."""
+    return RIVER_Y + BAND_H + (position - 1) * POS_H
 
 
 # ----- the deposits and the river ------------------------------------------------------------------------
 
 def _deposits(draw, view) -> None:
+    """Each deposit beside its position: its own gems (×n) and the gems unloaded there from elsewhere."""
     for site in COLOURS:
         pos = view["deposit_positions"][site]
-        x = _pos_x(pos) + 2
-        w = POS_W - 4
+        y = _pos_y(pos) + 3
+        x, w, h = DEPOSIT_X, DEPOSIT_W, POS_H - 6
         col = GEM_COLOURS[site]
-        draw.rounded_rectangle([x, DEPOSIT_Y, x + w, DEPOSIT_Y + DEPOSIT_H], radius=8, fill=lighten(col, 0.75),
-                               outline=darken(col, 0.3), width=2)
-        gems = [(c, n) for c, n in view["deposit_gems"][site].items() if n]
+        draw.rounded_rectangle([x, y, x + w, y + h], radius=8, fill=lighten(col, 0.75), outline=darken(col, 0.3),
+                               width=2)
         own = view["deposit_gems"][site][site]
-        gem(draw, (x + 22, DEPOSIT_Y + 26), 30, site)
-        draw.text((x + 42, DEPOSIT_Y + 26), f"×{own}", font=font(20, True), fill=INK, anchor="lm")
-        others = [(c, n) for c, n in gems if c != site]
+        cy = y + h // 2
+        gem(draw, (x + 22, cy), 40, site)
+        draw.text((x + 42, cy), f"×{own}", font=font(20, True), fill=INK, anchor="lm")
+        others = [(c, n) for c, n in view["deposit_gems"][site].items() if n and c != site]
         for i, (c, n) in enumerate(others[:4]):              # gems unloaded here from elsewhere
-            gx = x + 12 + (i % 2) * 40
-            gy = DEPOSIT_Y + 56 + (i // 2) * 22
-            gem(draw, (gx, gy), 20, c)
-            draw.text((gx + 12, gy), str(n), font=font(18, True), fill=INK, anchor="lm")
-        # a stake from the deposit down to its position
-        draw.line([x + w // 2, DEPOSIT_Y + DEPOSIT_H, x + w // 2, RIVER_Y], fill=darken(col, 0.3), width=3)
+            gx = x + 104 + i * 50
+            gem(draw, (gx, cy), 34, c)
+            draw.text((gx + 15, cy), str(n), font=font(18, True), fill=INK, anchor="lm")
 
 
 def _river(draw, view, colour_of, labels, hl) -> None:
-    top, bottom = RIVER_Y, RIVER_Y + RIVER_H
-    # beach, water, rope, position discs, falls, rapids
-    draw.rounded_rectangle([BEACH_X, top, BEACH_X + BEACH_W, bottom], radius=12, fill=SAND, outline=darken(SAND, 0.3))
-    text_centered(draw, (BEACH_X + BEACH_W // 2, top + 18), "BEACH", font(18, True), fill=darken(SAND, 0.6))
-    draw.rectangle([POS_X0, top, POS_X0 + 9 * POS_W, bottom], fill=WATER)
+    top = RIVER_Y
+    beach_bottom = top + BAND_H
+    water_bottom = _pos_y(10)
+    rapids_top = water_bottom + 22
+    # beach, water, rope, positions, falls, rapids
+    draw.rounded_rectangle([16, top, WIDTH - 16, beach_bottom - 6], radius=12, fill=SAND, outline=darken(SAND, 0.3))
+    draw.text((26, top + 8), "BEACH", font=font(18, True), fill=darken(SAND, 0.6))
+    draw.rectangle([16, beach_bottom, WIDTH - 16, water_bottom], fill=WATER)
+    draw.line([16, beach_bottom - 2, WIDTH - 16, beach_bottom - 2], fill=(120, 80, 40), width=5)   # the rope
     for p in range(1, 10):
-        x = _pos_x(p)
+        y = _pos_y(p)
         if p > 1:
-            draw.line([x, top + 40, x, bottom], fill=WATER_DARK, width=1)
-        fill = lighten(GEM_COLOURS[_site_at(view, p)], 0.5) if _site_at(view, p) else (255, 255, 255)
-        draw.ellipse([x + POS_W // 2 - 17, top + 4, x + POS_W // 2 + 17, top + 38], fill=fill, outline=WATER_DARK,
-                     width=2)
-        text_centered(draw, (x + POS_W // 2, top + 21), str(p), font(20, True))
-    draw.line([POS_X0 - 4, top, POS_X0 - 4, bottom], fill=(120, 80, 40), width=5)          # the rope
-    fx = POS_X0 + 9 * POS_W
-    for i in range(0, RIVER_H, 20):                                                          # the falls
-        draw.polygon([(fx, top + i), (fx + 20, top + i + 10), (fx, top + i + 20)], fill=WATER_DARK)
-    draw.rounded_rectangle([RAPIDS_X, top, RAPIDS_X + RAPIDS_W, bottom], radius=12, fill=(200, 205, 210),
+            draw.line([16, y, WIDTH - 16, y], fill=WATER_DARK, width=1)
+        site = _site_at(view, p)
+        fill = lighten(GEM_COLOURS[site], 0.5) if site else (255, 255, 255)
+        cy = y + POS_H // 2
+        draw.ellipse([40 - 19, cy - 19, 40 + 19, cy + 19], fill=fill, outline=WATER_DARK, width=2)
+        text_centered(draw, (40, cy), str(p), font(20, True))
+    for x in range(16, WIDTH - 36, 20):                                                     # the falls
+        draw.polygon([(x, water_bottom), (x + 10, water_bottom + 20), (x + 20, water_bottom)], fill=WATER_DARK)
+    draw.rounded_rectangle([16, rapids_top, WIDTH - 16, rapids_top + BAND_H - 6], radius=12, fill=(200, 205, 210),
                            outline=ROCK)
-    text_centered(draw, (RAPIDS_X + RAPIDS_W // 2, top + 18), "RAPIDS", font(18, True), fill=darken(ROCK, 0.3))
+    draw.text((26, rapids_top + 8), "RAPIDS", font=font(18, True), fill=darken(ROCK, 0.3))
 
     spots: dict = {}
     for c in view["canoes"]:
@@ -269,18 +276,19 @@ def _river(draw, view, colour_of, labels, hl) -> None:
     moved = hl["moved"]
     if moved and moved["kind"] != "stay" and not hl["flowed"]:       # after a flow the canoe has drifted on
         _arrow(draw, moved)
+    right = WIDTH - 60                                               # room for the arrow at the right
     for key, canoes in spots.items():
-        if key == "beach":
-            x0, cols = BEACH_X + (BEACH_W - CANOE_W) // 2, 1
-        elif key == "rapids":
-            x0, cols = RAPIDS_X + 8, 2 if len(canoes) > 8 else 1
+        if key in ("beach", "rapids"):
+            x0 = 130
+            y0 = top + 10 if key == "beach" else rapids_top + 8
+            rows = 2
         else:
-            x0, cols = _pos_x(key) + (POS_W - CANOE_W) // 2, 1
-        rows = -(-len(canoes) // cols)
-        step = min(CANOE_H + CANOE_GAP, (RIVER_H - 50 - CANOE_H) // max(1, rows - 1))   # crowded: overlap a little
+            x0, y0, rows = WATER_X, _pos_y(key) + (POS_H - CANOE_H) // 2, 1
+        per_row = -(-len(canoes) // rows)
+        step = min(CANOE_W + CANOE_GAP, (right - x0 - CANOE_W) // max(1, per_row - 1))   # crowded: overlap
         for i, c in enumerate(canoes):
-            x = x0 + (i // rows) * (CANOE_W + 8) if cols > 1 else x0
-            y = top + 44 + (i % rows) * step
+            x = x0 + (i % per_row) * step
+            y = y0 + (i // per_row) * (CANOE_H + 4)
             who = (c["owner"], c["number"])
             lit = (moved is not None and (moved["seat"], moved["canoe"]) == who) or who in hl["fell"] \
                 or who in hl["recovered"] or who == hl["robbed"]
@@ -291,23 +299,23 @@ def _site_at(view, position):
     return next((s for s, p in view["deposit_positions"].items() if p == position), None)
 
 
-def _spot_x(position: int) -> int:
-    """The centre x of a position (0: the beach)."""
+def _spot_y(position: int) -> int:
+    """The centre y of a position (0: the beach)."""
     if position == 0:
-        return BEACH_X + BEACH_W // 2
-    return _pos_x(position) + POS_W // 2
+        return RIVER_Y + BAND_H // 2
+    return _pos_y(position) + POS_H // 2
 
 
 def _arrow(draw, e) -> None:
-    """An arrow over the river from where the last canoe started to where it stopped."""
-    y = RIVER_Y + RIVER_H - 16
-    a, b = _spot_x(e["from"]), _spot_x(e["to"])
+    """An arrow down the river's right edge from where the last canoe started to where it stopped."""
+    x = WIDTH - 36
+    a, b = _spot_y(e["from"]), _spot_y(e["to"])
     if a == b:
         return
-    draw.line([a, y, b, y], fill=HIGHLIGHT, width=6)
+    draw.line([x, a, x, b], fill=HIGHLIGHT, width=6)
     d = 1 if b > a else -1
-    draw.polygon([(b, y), (b - d * 16, y - 10), (b - d * 16, y + 10)], fill=HIGHLIGHT, outline=INK)
-    draw.ellipse([a - 6, y - 6, a + 6, y + 6], fill=HIGHLIGHT, outline=INK)
+    draw.polygon([(x, b), (x - 10, b - d * 16), (x + 10, b - d * 16)], fill=HIGHLIGHT, outline=INK)
+    draw.ellipse([x - 6, a - 6, x + 6, a + 6], fill=HIGHLIGHT, outline=INK)
 
 
 # ----- the last action, in words ---------------------------------------------------------------------------
@@ -316,9 +324,12 @@ def _last_line(draw: ImageDraw.ImageDraw, view, name_of) -> None:
     text = _last_text(view, name_of)
     if not text:
         return
-    draw.rounded_rectangle([16, LAST_Y, WIDTH - 16, LAST_Y + 38], radius=8, fill=lighten(HIGHLIGHT, 0.7))
-    t, f = fit_text(draw, text, WIDTH - 48, 20, min_size=18)
-    draw.text((28, LAST_Y + 19), t, font=f, fill=INK, anchor="lm")
+    draw.rounded_rectangle([16, LAST_Y, WIDTH - 16, LAST_Y + LAST_H], radius=8, fill=lighten(HIGHLIGHT, 0.7))
+    lines, f = fit_lines(draw, text, WIDTH - 48, 20, min_size=18)
+    step = f.size + 4
+    for i, line in enumerate(lines):
+        draw.text((28, LAST_Y + LAST_H / 2 + (i - (len(lines) - 1) / 2) * step), line, font=f, fill=INK,
+                  anchor="lm")
 
 
 def _last_text(view, name_of) -> str:
@@ -364,8 +375,10 @@ def _move_words(e, name_of) -> str:
 # ----- the players -----------------------------------------------------------------------------------------
 
 def _result_header(draw, view, y) -> int:
-    draw.text((16, y + 24), "Final count: gems, then their value (violet 1 … red 5). ✓ = qualified",
-              font=font(20, True), fill=INK, anchor="lm")
+    lines, f = fit_lines(draw, "Final count: gems, then their value (violet 1 … red 5). ✓ = qualified", WIDTH - 32,
+                         20, bold=True, min_size=18)
+    for i, line in enumerate(lines):
+        draw.text((16, y + 14 + i * (f.size + 4)), line, font=f, fill=INK, anchor="lm")
     return y + 52
 
 
@@ -378,47 +391,47 @@ def _player_row(draw, view, seat, y, name_of, colour_of, labels, hl, viewer) -> 
     draw.rounded_rectangle([16, y + 4, WIDTH - 16, y + ROW_H - 4], radius=10, fill=fill,
                            outline=col if acting or winner else GRID, width=4 if acting or winner else 1)
     # who: colour tile with the canoe letter, name, buoy
-    draw.rounded_rectangle([28, y + 18, 68, y + ROW_H - 18], radius=6, fill=col, outline=darken(col, 0.4), width=2)
+    draw.rounded_rectangle([28, y + 24, 68, y + ROW_H - 24], radius=6, fill=col, outline=darken(col, 0.4), width=2)
     text_centered(draw, (48, y + ROW_H // 2), labels[seat], font(22, True), fill=contrast(col))
     name = name_of[seat] + (" (you)" if seat == viewer else "")
-    t, f = fit_text(draw, name, 220, 22, bold=True, min_size=18)
-    draw.text((80, y + 28), t, font=f, fill=INK, anchor="lm")
+    t, f = fit_text(draw, name, 200, 22, bold=True, min_size=18)
+    draw.text((80, y + 34), t, font=f, fill=INK, anchor="lm")
     status = _status(view, seat)
-    draw.text((80, y + 58), status, font=font(18), fill=INK if acting else MUTED, anchor="lm")
+    t, f = fit_text(draw, status, 200, 18, min_size=18)
+    draw.text((80, y + 68), t, font=f, fill=INK if acting else MUTED, anchor="lm")
     if view["buoy"] == seat:
-        _buoy_icon(draw, (30, y + 18), 12)
-    # collection
-    x = 330
+        _buoy_icon(draw, (30, y + 20), 12)
+    # collection on the first line
+    x = 296
+    gy = y + 32
     cols = view["collections"][seat]
     delivered = hl["delivered"]
     for c in COLOURS:
         if delivered == (seat, c):
-            draw.rounded_rectangle([x - 4, y + 12, x + 60, y + ROW_H - 12], radius=6, outline=HIGHLIGHT, width=4)
-        gem(draw, (x + 16, y + ROW_H // 2), 30, c)
-        draw.text((x + 34, y + ROW_H // 2), str(cols[c]), font=font(22, True), fill=INK if cols[c] else MUTED,
-                  anchor="lm")
-        x += 66
+            draw.rounded_rectangle([x - 4, gy - 24, x + 66, gy + 24], radius=6, outline=HIGHLIGHT, width=4)
+        gem(draw, (x + 18, gy), 38, c)
+        draw.text((x + 38, gy), str(cols[c]), font=font(22, True), fill=INK if cols[c] else MUTED, anchor="lm")
+        x += 80
     total = sum(cols.values())
-    draw.text((x + 4, y + ROW_H // 2), f"= {total}", font=font(22, True), fill=INK, anchor="lm")
-    x += 70
+    draw.text((x + 4, gy), f"= {total}", font=font(22, True), fill=INK, anchor="lm")
+    # the second line: the value and whether it qualified, or the played pile (oldest first; this round's card,
+    # revealed, is framed)
+    x, ly = 296, y + 74
     if r is not None:
         ok = seat in r["qualified"]
-        draw.text((x, y + 28), f"value {r['values'][seat]}", font=font(20, True), fill=INK, anchor="lm")
-        draw.text((x, y + 58), "✓ qualified" if ok else "not qualified",
+        draw.text((x, ly), f"value {r['values'][seat]}", font=font(20, True), fill=INK, anchor="lm")
+        draw.text((x + 130, ly), "✓ qualified" if ok else "not qualified",
                   font=font(18, True), fill=(0, 120, 60) if ok else MUTED, anchor="lm")
-        x += 190
-    else:
-        x += 10
-    # played pile, oldest first; this round's card (revealed) is framed
+        return
     played = view["played"][seat]
     this = view["this_round"][seat]
     avail = WIDTH - 28 - x
     step = min(CARD_W + 4, max(14, (avail - CARD_W) // max(1, len(played))))
     for i, card in enumerate(played):
         current = this is not None and i == len(played) - 1
-        _card(draw, x + i * step, y + (ROW_H - CARD_H) // 2, card, current)
+        _card(draw, x + i * step, ly - CARD_H // 2 - 2, card, current)
     if not played:
-        draw.text((x, y + ROW_H // 2), "no cards played", font=font(18), fill=MUTED, anchor="lm")
+        draw.text((x, ly), "no cards played", font=font(18), fill=MUTED, anchor="lm")
 
 
 def _status(view, seat) -> str:
@@ -458,14 +471,16 @@ def _cloud(draw, centre, width) -> None:
 def _hand_strip(draw, view, viewer, y, col) -> None:
     draw.rounded_rectangle([16, y, WIDTH - 16, y + 58], radius=10, fill=lighten(col, 0.85), outline=col, width=3)
     draw.text((30, y + 29), "Your hand:", font=font(20, True), fill=INK, anchor="lm")
-    x = 164
+    x = 30 + int(draw.textlength("Your hand:", font=font(20, True))) + 14
     for card in view["hand"]:
         _card(draw, x, y + 9, card)
         x += CARD_W + 6
-    x += 20
+    x += 16
     choice = view.get("my_choice")
     if choice is not None:
-        draw.text((x, y + 29), "Your secret choice:", font=font(20, True), fill=INK, anchor="lm")
-        _card(draw, x + 222, y + 9, choice, current=True)
+        text = "Your secret choice:"
+        draw.text((x, y + 29), text, font=font(20, True), fill=INK, anchor="lm")
+        _card(draw, x + int(draw.textlength(text, font=font(20, True))) + 12, y + 9, choice, current=True)
     elif view["phase"] == "choose" and viewer in view["to_act"]:
-        draw.text((x, y + 29), "Choose a card (only you see this).", font=font(20), fill=INK, anchor="lm")
+        t, f = fit_text(draw, "Choose a card (only you see this).", WIDTH - 30 - x, 20, min_size=18)
+        draw.text((x, y + 29), t, font=f, fill=INK, anchor="lm")

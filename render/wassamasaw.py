@@ -23,6 +23,7 @@ from .common import (
     darken,
     die,
     element_symbol,
+    fit_lines,
     fit_text,
     font,
     lighten,
@@ -31,10 +32,10 @@ from .common import (
 
 ELEMENTS = ("wood", "fire", "earth", "metal", "water")
 
-WIDTH = 1200
-PANEL = WIDTH // 2
+WIDTH = 600              # a phone shows ~400 px: the two sheets are stacked, not side by side
+PANEL = WIDTH
 BANNER_H = 60
-LAST_H = 44
+LAST_H = 56
 POOL_H = 140
 CELL = 76
 GRID_LEFT = 56            # room for the row numbers (the die faces) left of the grid
@@ -52,9 +53,10 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     over = view.get("result") is not None
     table_h = (len(ELEMENTS) + 4) * TABLE_ROW + 24 if over else 0
     panel_h = HEADER_H + COL_LABEL_H + 5 * CELL + 18 + 5 * TRACK_ROW + SUMMARY_H
+    sheets_h = len(seats) * panel_h
     pool_h = 0 if over else POOL_H            # once over the pool is empty: give the room to the score
     top = BANNER_H + LAST_H + pool_h
-    img, draw = canvas(WIDTH, top + panel_h + table_h + 16)
+    img, draw = canvas(WIDTH, top + sheets_h + table_h + 16)
 
     def name(seat):
         return names.get(seat, seat)
@@ -65,11 +67,12 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
         _pool(draw, view, BANNER_H + LAST_H)
     placed, crossed = _highlights(view)
     for i, seat in enumerate(seats):
-        _sheet(draw, view, seat, i, name(seat), viewer, (i * PANEL, top), placed.get(seat, set()),
+        _sheet(draw, view, seat, i, name(seat), viewer, (0, top + i * panel_h), placed.get(seat, set()),
                crossed.get(seat, {}))
-    draw.line([PANEL, top + 6, PANEL, top + panel_h - 6], fill=GRID, width=2)
+        if i:
+            draw.line([6, top + i * panel_h, WIDTH - 6, top + i * panel_h], fill=GRID, width=2)
     if over:
-        _score_table(draw, view, seats, name, top + panel_h + 8)
+        _score_table(draw, view, seats, name, top + sheets_h + 8)
     return img
 
 
@@ -116,8 +119,11 @@ def _last_line(draw, view, name) -> None:
     parts = [t for t in (_event_text(e, name) for e in view["last"]["events"]) if t]
     text = " · ".join(parts) if parts else "The game begins."
     text = text[0].upper() + text[1:]
-    t, f = fit_text(draw, text, WIDTH - 32, 24, min_size=18)
-    draw.text((16, BANNER_H + LAST_H // 2), t, font=f, fill=INK, anchor="lm")
+    lines, f = fit_lines(draw, text, WIDTH - 32, 24, min_size=18)
+    step = f.size + 4
+    for i, line in enumerate(lines):
+        draw.text((16, BANNER_H + LAST_H // 2 + (i - (len(lines) - 1) / 2) * step), line, font=f, fill=INK,
+                  anchor="lm")
 
 
 def _pool(draw, view, y) -> None:
@@ -283,13 +289,13 @@ def _score_table(draw, view, seats, name, y) -> None:
     """Per element: strength × crosses = points for each player; then majorities, total, quarters."""
     breakdown = view["result"]["breakdown"]
     winners = view["result"]["winners"]
-    x_label, cols = 24, [PANEL - 40, WIDTH - 40]
+    x_label, cols = 24, [WIDTH - 190, WIDTH - 24]
     draw.rectangle([8, y, WIDTH - 8, y + (len(ELEMENTS) + 4) * TABLE_ROW + 12], fill=(255, 253, 247),
                    outline=INK, width=2)
     y += 6
     draw.text((x_label, y + TABLE_ROW // 2), "Score", font=font(24, True), fill=INK, anchor="lm")
     for seat, x in zip(seats, cols, strict=True):
-        t, f = fit_text(draw, name(seat), PANEL - 280, 24, bold=True, min_size=18)
+        t, f = fit_text(draw, name(seat), 150, 24, bold=True, min_size=18)
         draw.text((x, y + TABLE_ROW // 2), t, font=f, fill=PLAYER_COLOURS[seats.index(seat)], anchor="rm")
     y += TABLE_ROW
     for element in ELEMENTS:
@@ -297,14 +303,14 @@ def _score_table(draw, view, seats, name, y) -> None:
         draw.text((x_label + 40, y + TABLE_ROW // 2), element, font=font(22), fill=INK, anchor="lm")
         for seat, x in zip(seats, cols, strict=True):
             b = breakdown[seat]
-            text = f"{b['strength'][element]} × {b['crosses'][element]} = {b['points'][element]}"
+            text = f"{b['strength'][element]}×{b['crosses'][element]}={b['points'][element]}"
             if element in b["majorities"]:
-                text += "  +5"
+                text += " +5"
             draw.text((x, y + TABLE_ROW // 2), text, font=font(22), fill=INK, anchor="rm")
         y += TABLE_ROW
     rows = [("majority bonus", lambda b: f"+{b['bonus']}"),
             ("total", lambda b: str(b["total"])),
-            ("circle quarters (tie-break)", lambda b: str(b["quarters"]))]
+            ("quarters (tie-break)", lambda b: str(b["quarters"]))]
     for label, value in rows:
         bold = label == "total"
         draw.text((x_label, y + TABLE_ROW // 2), label, font=font(22, bold), fill=INK, anchor="lm")

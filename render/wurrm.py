@@ -37,10 +37,10 @@ from .common import (
     with_names,
 )
 
-WIDTH = 1100
+WIDTH = 800   # a phone shows ~400 px: 18 px text stays 9 px there
 MARGIN = 24
 BANNER_H = 60
-MAX_HEX = 58  # circumradius cap, so small layouts do not balloon
+MAX_HEX = 40  # circumradius: a space's name at 18 px fits under its symbol
 
 TILE_TINTS = {  # pale grounds per tile, so tiles read as pieces
     "a": (236, 226, 204), "b": (222, 236, 214), "c": (214, 228, 238), "d": (236, 222, 214),
@@ -75,27 +75,33 @@ class Geometry:
     def __init__(self, spaces: list[dict], left: int, top: int, width: int, max_height: int,
                  size: float | None = None):
         raw = {sp["id"]: to_pixel(sp["q"], sp["r"], 1.0) for sp in spaces}
+        # A board wider than tall is turned a quarter (flat-top hexes), so it runs down a narrow phone image.
         xs = [p[0] for p in raw.values()]
         ys = [p[1] for p in raw.values()]
-        span_x = max(xs) - min(xs) + math.sqrt(3)
-        span_y = max(ys) - min(ys) + 2
+        self.pointy = max(xs) - min(xs) <= max(ys) - min(ys)
+        if not self.pointy:
+            raw = {sid: (-y, x) for sid, (x, y) in raw.items()}
+        xs = [p[0] for p in raw.values()]
+        ys = [p[1] for p in raw.values()]
+        span_x = max(xs) - min(xs) + (math.sqrt(3) if self.pointy else 2)
+        span_y = max(ys) - min(ys) + (2 if self.pointy else math.sqrt(3))
         self.size = size or min(MAX_HEX, width / span_x, max_height / span_y)
         board_w, board_h = span_x * self.size, span_y * self.size
         self.width = board_w
-        ox = left + (width - board_w) / 2 + (math.sqrt(3) / 2 - min(xs)) * self.size
-        oy = top + (1 - min(ys)) * self.size
+        ox = left + (width - board_w) / 2 + (span_x / 2 - (max(xs) - min(xs)) / 2 - min(xs)) * self.size
+        oy = top + (span_y / 2 - (max(ys) - min(ys)) / 2 - min(ys)) * self.size
         self.height = board_h
         self.centres = {sid: (ox + x * self.size, oy + y * self.size) for sid, (x, y) in raw.items()}
 
     @classmethod
-    def placed(cls, size: float, centres: dict) -> Geometry:
+    def placed(cls, size: float, centres: dict, pointy: bool = True) -> Geometry:
         geo = cls.__new__(cls)
-        geo.size, geo.centres = size, centres
+        geo.size, geo.centres, geo.pointy = size, centres, pointy
         geo.height = 0.0
         return geo
 
     def corners(self, sid: str, shrink: float = 1.0):
-        return hexagon(self.centres[sid], self.size * shrink)
+        return hexagon(self.centres[sid], self.size * shrink, self.pointy)
 
     def side(self, a: str, b: str, inset: float = 0.0):
         """The shared side of two neighbouring hexes as a segment (optionally shortened at both ends)."""
@@ -190,7 +196,7 @@ def draw_board(draw, view, geo: Geometry, colours, names):
     for sid, sp in spaces.items():
         draw_symbol(draw, sp, geo.centres[sid], geo.size, TILE_TINTS.get(sp["tile"], (230, 230, 230)))
         cx, cy = geo.centres[sid]
-        text_centered(draw, (cx, cy + geo.size * 0.66), sid, font(max(14, int(geo.size * 0.3))), fill=MUTED)
+        text_centered(draw, (cx, cy + geo.size * 0.52), sid, font(max(18, int(geo.size * 0.3))), fill=MUTED)
     tile_of = {sid: sp["tile"] for sid, sp in spaces.items()}
     for b in view["borders"]:
         if tile_of[b["a"]] != tile_of[b["b"]]:
@@ -209,7 +215,7 @@ def paste_board(img, view, geo: Geometry, colours, names) -> None:
     draw_board would draw."""
     spaces = tuple((sp["id"], sp["q"], sp["r"], sp["tile"], sp["type"], sp.get("gems")) for sp in view["spaces"])
     borders = tuple((b["a"], b["b"], b["kind"]) for b in view["borders"])
-    layer = board_layer(spaces, borders, geo.size, tuple(geo.centres.items()), img.width)
+    layer = board_layer(spaces, borders, geo.size, tuple(geo.centres.items()), img.width, geo.pointy)
     img.paste(layer, (0, 0))
     lit = [sid for sid in (view.get("last") or {}).get("spaces") or [] if sid in geo.centres]
     if not lit:
@@ -238,7 +244,7 @@ def default_hex_size() -> float:
 
     board = Board(default_layout())
     spaces = [{"id": sp["id"], "q": sp["q"], "r": sp["r"]} for sp in board.spaces.values()]
-    return Geometry(spaces, MARGIN, BANNER_H + 10, WIDTH - 2 * MARGIN, 560).size
+    return Geometry(spaces, MARGIN, BANNER_H + 10, WIDTH - 2 * MARGIN, 10**6).size
 
 
 def board_geometry(view) -> tuple[Geometry, int]:
@@ -250,10 +256,11 @@ def board_geometry(view) -> tuple[Geometry, int]:
 
 
 @lru_cache(maxsize=8)   # a board is ~2 MB; a table keeps its board all game
-def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple, width: int = 0) -> Image.Image:
+def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple, width: int = 0,
+                pointy: bool = True) -> Image.Image:
     """The board with no space highlighted, on a strip of background from the top of the image to a little
     below the board (panels draw over that margin later, as they did over the board's edge)."""
-    geo = Geometry.placed(size, dict(centres))
+    geo = Geometry.placed(size, dict(centres), pointy)
     view = {
         "spaces": [{"id": i, "q": q, "r": r, "tile": t, "type": k, **({} if g is None else {"gems": g})}
                    for i, q, r, t, k, g in spaces],
@@ -288,9 +295,9 @@ def draw_toll(draw, geo, a, b):
     w = max(6, int(geo.size / 7))
     draw.line([p, q], fill=TOLL, width=w)
     mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-    r = geo.size * 0.17
+    r = geo.size * 0.17   # a coin: the legend says a toll costs 1 (a digit this small would not read on a phone)
     draw.ellipse([mx - r, my - r, mx + r, my + r], fill=TOLL, outline=darken(TOLL, 0.45), width=2)
-    text_centered(draw, (mx, my), "1", font(max(12, int(r * 1.4)), bold=True), fill=darken(TOLL, 0.6))
+    draw.ellipse([mx - r * 0.45, my - r * 0.45, mx + r * 0.45, my + r * 0.45], outline=darken(TOLL, 0.45), width=1)
 
 
 def draw_hostile(draw, geo, a, b):
@@ -312,6 +319,22 @@ def draw_hostile(draw, geo, a, b):
             draw.polygon([(x - ex, y - ey), tip, (x + ex, y + ey)], fill=HOSTILE)
 
 
+def draw_compass(draw, centre) -> None:
+    """The six direction words of the moves, pointing where they go on a board turned a quarter (north is to
+    the right), so 'ne' still finds its neighbour."""
+    from engine.hexgrid import DIRECTIONS
+    from engine.wurrm import DIRECTION_NAMES
+
+    cx, cy = centre
+    draw.ellipse([cx - 8, cy - 8, cx + 8, cy + 8], fill=MUTED)
+    for word, (dq, dr) in zip(DIRECTION_NAMES, DIRECTIONS, strict=True):
+        x, y = to_pixel(dq, dr, 1.0)
+        n = math.hypot(x, y)
+        ux, uy = -y / n, x / n                     # as Geometry turns the board
+        draw.line([cx + ux * 10, cy + uy * 10, cx + ux * 34, cy + uy * 34], fill=MUTED, width=3)
+        text_centered(draw, (cx + ux * 52, cy + uy * 52), word, font(20, bold=True), fill=INK)
+
+
 def draw_avatars(draw, view, geo, colours):
     by_space: dict[str, list[str]] = {}
     for seat in view["seats"]:
@@ -327,7 +350,7 @@ def draw_avatars(draw, view, geo, colours):
         for i, seat in enumerate(seats):
             dx = (i - (n - 1) / 2) * geo.size * 0.55
             ring = HIGHLIGHT if (seat in acting or seat == mover) and view["phase"] != "over" else None
-            avatar(draw, (cx + dx, cy + geo.size * 0.05), size, colours[seat], view["lucky"].get(seat), ring)
+            avatar(draw, (cx + dx, cy - geo.size * 0.12), size, colours[seat], view["lucky"].get(seat), ring)
 
 
 def draw_options(draw, view, geo):
@@ -423,8 +446,8 @@ def draw_dice(draw, view, names, colours, top) -> int:
     who = short(names, roll["roller"])
     purpose = "to move" if roll["purpose"] == "move" else f"to rob {short(names, roll['target'])}"
     wish = roll["wish"]
-    size = 64
-    gap = 16
+    size = 56
+    gap = 12
     x0 = MARGIN
     y = top + 8
     head = f"{who} rolls {purpose}" + (f" — wish {wish}" if wish else " — no wish yet")
@@ -501,7 +524,7 @@ def draw_scores(draw, view, names, colours, top) -> int:
     res = view["result"]
     fb = font(22, bold=True)
     f = font(22)
-    cols = [MARGIN + 50, 620, 760, 920]
+    cols = [MARGIN + 50, WIDTH - 360, WIDTH - 250, WIDTH - 110]
     heads = ["Player", "Gems", "To Sleep", "Turns"]
     for x, h in zip(cols, heads, strict=True):
         draw.text((x, top), h, font=fb, fill=INK)
@@ -586,6 +609,8 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     while True:
         img, draw = canvas(width, room)
         paste_board(img, view, geo, colours, names)   # first: its layer starts at the top of the image
+        if not geo.pointy:
+            draw_compass(draw, (MARGIN + 76, BANNER_H + 96))
         text, colour = banner_text(view, names)
         banner(draw, width, text, colour, height=BANNER_H)
         draw_options(draw, view, geo)

@@ -39,7 +39,7 @@ def test_png_opens_with_expected_size_at_start_middle_and_end():
             data = render_png("mywuxing", G.view(state, viewer), NAMES, viewer)
             img = Image.open(io.BytesIO(data))
             img.load()
-            assert img.size[0] == 1140 and 800 <= img.size[1] <= 1500
+            assert img.size[0] == 800 and 800 <= img.size[1] <= 1800
 
 
 def test_images_at_many_stages_of_random_games():
@@ -56,7 +56,7 @@ def test_images_at_many_stages_of_random_games():
             phases.add(states[i]["phase"])
             for viewer in [None] + SEATS[:n]:
                 img = RENDERERS["mywuxing"](G.view(states[i], viewer), NAMES, viewer)
-                assert img.size[0] == 1140 and 700 <= img.size[1] <= 1600
+                assert img.size[0] == 800 and 700 <= img.size[1] <= 1900
     assert {"choose", "react", "counter", "over"} <= phases
 
 

@@ -46,7 +46,7 @@ def test_png_at_start_middle_and_end_for_everyone():
     for i in stages(states, random.Random(0), 2):
         for viewer in (None, A, B):
             width, height = png_size(GAME.view(states[i], viewer), viewer)
-            assert width == 1200 and 900 <= height <= 1400
+            assert width == 600 and 1600 <= height <= 2200
 
 
 def test_images_at_many_stages_of_random_games():
@@ -57,7 +57,7 @@ def test_images_at_many_stages_of_random_games():
         for i in stages(states, rnd, 8):
             for viewer in (None, A, B):
                 img = RENDERERS["wassamasaw"](GAME.view(states[i], viewer), NAMES, viewer)
-                assert img.size[0] == 1200 and 900 <= img.size[1] <= 1400
+                assert img.size[0] == 600 and 1600 <= img.size[1] <= 2200
 
 
 def test_end_image_is_taller_for_the_score_table():
@@ -70,4 +70,4 @@ def test_end_image_is_taller_for_the_score_table():
 def test_names_missing_from_the_map_fall_back_to_seats():
     state = GAME.new([A, B], 1)
     data = render_png("wassamasaw", GAME.view(state, None), {}, None)
-    assert Image.open(io.BytesIO(data)).size[0] == 1200
+    assert Image.open(io.BytesIO(data)).size[0] == 600

@@ -577,6 +577,8 @@ def draw_legend(draw, top, view=None) -> int:
     x = MARGIN
     f = font(19)
     for kind, label in items:
+        if x > MARGIN and x + 32 + draw.textlength(label, font=f) > WIDTH - MARGIN:   # the row is full: wrap
+            x, top = MARGIN, top + 34
         c = (x + 14, top + 14)
         if kind == "gem":
             gem_shape(draw, c, 26)
@@ -623,7 +625,7 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
 
 # The most the panels under the board can take: legend, three status lines and a petition, then the dice and
 # three rows of players (or the scores of six players).
-PANELS_MAX = 34 + 28 + 4 + 3 * 26 + 6 + 58 + max(8 + 34 + 6 * 38, 8 + 36 + 64 + 34 + 6 + 34 + 3 * 46)
+PANELS_MAX = 2 * 34 + 28 + 4 + 3 * 26 + 6 + 58 + max(8 + 34 + 6 * 38, 8 + 36 + 64 + 34 + 6 + 34 + 3 * 46)
 
 
 def layout_panels(draw, view, names, colours, top, viewer) -> int:

@@ -70,3 +70,21 @@ def test_issue14_random_boards_are_drawn_at_the_default_hex_size():
         view = game.view(game.new(["a", "b"], seed, {"board": "random"}), None)
         geo, width = board_geometry(view)
         assert geo.size == default_hex_size() and width >= geo.width
+
+
+def test_issue14_the_legend_wraps_within_the_image():
+    from render.common import canvas
+    from render.wurrm import MARGIN, WIDTH, draw_legend
+
+    img, draw = canvas(WIDTH, 200)
+    spans = []
+    real = draw.text
+
+    def text(xy, label, font=None, **kw):
+        spans.append((xy[0], xy[0] + draw.textlength(label, font=font), label))
+        return real(xy, label, font=font, **kw)
+    draw.text = text
+    view = {"options": {"petition": True, "bribery": True, "reverse": True}, "seats": ["a", "b", "c"]}
+    bottom = draw_legend(draw, 0, view)
+    assert {label for _, _, label in spans} >= {"Hostile (6 gems)", "Petition, order reverses"}
+    assert all(right <= WIDTH - MARGIN for _, right, _ in spans) and bottom > 34

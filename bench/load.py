@@ -126,6 +126,7 @@ async def main_async(args) -> int:
 
             async def play(where, users, game, count: int, rnd: random.Random) -> None:
                 by_id = {u.id: u for u in users}
+                await asyncio.sleep(rnd.uniform(0, 2 * args.think))     # the channels did not all start together
                 for _ in range(count):
                     row = await store.open_game(where.channel)
                     if row is None:            # the game ended: open a fresh one

@@ -346,6 +346,17 @@ class TableService:
         return reply
 
     # ----- playing ---------------------------------------------------------------------------------------
+    @staticmethod
+    def _not_a_player(row: GameRow, user: User, not_seated: str) -> Reply | None:
+        """Why ``user`` may not act at this table: not seated (``not_seated``), or removed past a deadline
+        (a computer plays the seat now); None for a player."""
+        seat = row.seat_of(user.id)
+        if not seat:
+            return Reply.fail(user.id, not_seated, game_id=row.id)
+        if seat.is_bot:
+            return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
+        return None
+
     def _stale(self, row: GameRow, game: Game, state, user: User) -> Reply:
         reply = Reply.fail(user.id, "This has moved on since that message; here is where the game stands.",
                            game_id=row.id, version=row.version, status=row.status, stale=True)
@@ -365,12 +376,10 @@ class TableService:
             game, state = self._state(row)
             if version is not None and version != row.version:
                 return self._stale(row, game, state, user)
-            seat = row.seat_of(user.id)
-            if not seat:
-                return Reply.fail(user.id, "You are not playing in this game; spectators can follow it with "
-                                           "`/game status`.", game_id=row.id)
-            if seat.is_bot:
-                return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
+            refused = self._not_a_player(row, user, "You are not playing in this game; spectators can follow "
+                                                    "it with `/game status`.")
+            if refused:
+                return refused
             if steps is not None and not steps:
                 return Reply.fail(user.id, "Name at least one action.", game_id=row.id)
             if index is not None:
@@ -634,11 +643,9 @@ class TableService:
         row = await self._require(where, user, statuses=("running",))
         if isinstance(row, Reply):
             return row
-        seat = row.seat_of(user.id)
-        if not seat:
-            return Reply.fail(user.id, "Hints are for the players of this game.", game_id=row.id)
-        if seat.is_bot:
-            return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
+        refused = self._not_a_player(row, user, "Hints are for the players of this game.")
+        if refused:
+            return refused
         game, state = self._state(row)
         if user.id not in game.to_act(state):
             return Reply.fail(user.id, "A hint is for your own decision: " + game.waiting_message(state, user.id),
@@ -974,11 +981,9 @@ class TableService:
             row = await self._require(where, user, statuses=("running",))
             if isinstance(row, Reply):
                 return row
-            seat = row.seat_of(user.id)
-            if not seat:
-                return Reply.fail(user.id, "You are not playing in this game.", game_id=row.id)
-            if seat.is_bot:
-                return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
+            refused = self._not_a_player(row, user, "You are not playing in this game.")
+            if refused:
+                return refused
             game, state = self._state(row)
             entries = await self.store.log(row.id)
             if not entries or entries[-1].action.startswith("#"):

@@ -67,3 +67,16 @@ async def any_store(db_target):
 def any_svc(any_store, clock):
     """The table service on a store of each kind."""
     return TableService(any_store, clock=clock, render=False)
+
+
+@pytest.fixture
+async def tree(tmp_path):
+    """The bot's slash-command tree with every cog loaded (nothing connects)."""
+    from cogs.runner import TeahouseBot, cog_modules
+
+    store = await Store(tmp_path / "tree.db").open()
+    bot = TeahouseBot(store)
+    for name in cog_modules():
+        await bot.load_extension(name)
+    yield bot.tree
+    await bot.close()

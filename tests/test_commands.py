@@ -3,22 +3,9 @@
 import json
 import re
 
-import pytest
-
-from cogs.runner import TeahouseBot, cog_modules
-from table import Store
-
 NAME = re.compile(r"^[-_'\w]{1,32}$")   # \w covers \p{L}\p{N} and _ for str patterns
 
 
-@pytest.fixture
-async def tree(tmp_path):
-    store = await Store(tmp_path / "t.db").open()
-    bot = TeahouseBot(store)
-    for name in cog_modules():
-        await bot.load_extension(name)
-    yield bot.tree
-    await bot.close()
 
 
 def check_options(options, where):

@@ -2,21 +2,10 @@
 
 import pytest
 
-from cogs.runner import TeahouseBot, cog_modules
 from engine import GAMES
 from table import Store, TableService
 from table.commands import COMMANDS
 from table.console import Console
-
-
-@pytest.fixture
-async def tree(tmp_path):
-    store = await Store(tmp_path / "t.db").open()
-    bot = TeahouseBot(store)
-    for name in cog_modules():
-        await bot.load_extension(name)
-    yield bot.tree
-    await bot.close()
 
 
 async def test_discord_offers_exactly_the_shared_game_commands(tree):

@@ -45,7 +45,15 @@ def lower(text: str) -> str:
 
 
 class IllegalAction(Exception):
-    """An action the rules do not allow now. The message is shown to the player as it is."""
+    """An action the rules do not allow now. The message is shown to the player.
+
+    Written as a template with named placeholders, ``IllegalAction("'{word}' is not a colour.", word=w)``,
+    so the front end can show it in the player's language (``i18n.illegal``); ``str()`` is the English."""
+
+    def __init__(self, template: str = "", /, **params):
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params) if params else template)
 
 
 class Game:

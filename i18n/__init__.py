@@ -1,0 +1,213 @@
+"""The bot in the player's language: English (the source) and Italian, through gettext catalogs (#17).
+
+Every user-facing sentence is written once, in English, as a whole sentence with named placeholders and
+passed through ``_`` (or ``ngettext`` for plurals): ``_("{name} joins the table.", name=name)``. The
+translation is chosen by the locale of the context:
+
+- a front end calls ``use(user_locale, public_locale)`` when an interaction arrives (Discord's
+  ``interaction.locale`` and ``interaction.guild_locale``; the console's ``--locale``);
+- ``_`` speaks the user's language: errors, private replies, anything only the caller sees;
+- text meant for the whole channel is built inside ``with public():`` and speaks the server's language.
+
+Contexts are per task (contextvars), so two interactions at once never mix their languages. The engine
+stays pure: it only *marks* its sentences (``N_``, and ``IllegalAction(template, **params)``) and keeps
+writing English into states and logs; the edge translates them (``illegal``, ``line``).
+
+Catalogs: ``i18n/<locale>/LC_MESSAGES/<domain>.po`` (sources, edited by translators) and the compiled
+``.mo`` next to them (committed; the bot reads only those, with the standard library). One domain for the
+shared table and one per game, so a game's words live beside each other. ``python -m i18n`` extracts,
+updates, compiles and checks them with Babel (a development dependency).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gettext
+import re
+from contextvars import ContextVar
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+LOCALES = ("en", "it")
+DEFAULT = "en"
+DOMAINS = ("teahouse", "commands", "wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm")
+NAMES = {"en": "English", "it": "Italiano"}
+
+_user: ContextVar[str] = ContextVar("teahouse_locale", default=DEFAULT)
+_public: ContextVar[str | None] = ContextVar("teahouse_public_locale", default=None)
+_speaking: ContextVar[str | None] = ContextVar("teahouse_speaking", default=None)
+
+
+def normalise(locale: object) -> str:
+    """A supported locale for anything Discord or a user may give: ``it``, ``it-IT``, ``Locale.italian``
+    → ``it``; anything we do not speak → English."""
+    text = str(getattr(locale, "value", locale) or "").strip().lower().replace("_", "-")
+    head = text.split("-", 1)[0]
+    return head if head in LOCALES else DEFAULT
+
+
+def use(user: object = None, public: object = None) -> None:
+    """Set the languages of the current task: the caller's, and the channel's (None: the caller's)."""
+    _user.set(normalise(user))
+    _public.set(normalise(public) if public else None)
+    _speaking.set(None)
+
+
+def current() -> str:
+    """The locale ``_`` translates into now."""
+    return _speaking.get() or _user.get()
+
+
+def public_locale() -> str:
+    return _public.get() or _user.get()
+
+
+@contextlib.contextmanager
+def speaking(locale: object):
+    """Translate into ``locale`` inside the block (a notice for a server, a direct message for a user)."""
+    token = _speaking.set(normalise(locale))
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
+def public():
+    """Inside the block, speak the channel's language: for messages the whole channel reads."""
+    return speaking(public_locale())
+
+
+@functools.cache
+def catalog(locale: str) -> gettext.NullTranslations:
+    """Every domain of ``locale`` chained into one translation (a msgid is looked up in each in turn)."""
+    chain: gettext.NullTranslations = gettext.NullTranslations()
+    if locale == DEFAULT:
+        return chain
+    first = None
+    for domain in DOMAINS:
+        try:
+            t = gettext.translation(domain, localedir=ROOT, languages=[locale])
+        except OSError:
+            continue
+        if first is None:
+            first = t
+        else:
+            first.add_fallback(t)
+    return first or chain
+
+
+def _format(text: str, params: dict) -> str:
+    return text.format(**params) if params else text
+
+
+def _(message: str, /, **params) -> str:
+    """``message`` in the current language, its ``{placeholders}`` filled from ``params``."""
+    return _format(catalog(current()).gettext(message), params)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params) -> str:
+    """The singular or plural sentence for ``n`` (Italian and English have the same two forms);
+    ``{n}`` is filled with ``n``."""
+    return _format(catalog(current()).ngettext(singular, plural, n), {"n": n, **params})
+
+
+def pgettext(context: str, message: str, /, **params) -> str:
+    """A short word whose translation depends on where it stands (a command's name, a button)."""
+    return _format(catalog(current()).pgettext(context, message), params)
+
+
+def N_(message: str) -> str:
+    """Mark a sentence for translation without translating it (it is translated where it is shown)."""
+    return message
+
+
+def translated(message: str, locale: str) -> str | None:
+    """The translation of ``message`` into ``locale``, or None when the catalog has none."""
+    t = catalog(normalise(locale)).gettext(message)
+    return t if t != message or normalise(locale) == DEFAULT else None
+
+
+def illegal(error) -> str:
+    """An engine's IllegalAction in the current language: its template translated, then filled. A
+    template's parameters that are words of a game (a colour, an element) are translated too."""
+    template = getattr(error, "template", None)
+    if not template:
+        return str(error)
+    params = {k: word(v) if isinstance(v, str) else v for k, v in getattr(error, "params", {}).items()}
+    return _(template, **params)
+
+
+def word(text: str) -> str:
+    """A single game word (``red``, ``fire``, ``heron``) in the current language, when the catalogs have it
+    as a word of its own (pgettext context ``word``); otherwise as it is."""
+    if current() == DEFAULT:
+        return text
+    cat = catalog(current())
+    out = cat.pgettext("word", text)
+    return out
+
+
+# ----- engine lines: English in the state, translated where they are shown ------------------------------
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@functools.cache
+def _line_patterns(locale: str) -> list[tuple[re.Pattern, str]]:
+    """Each translated msgid with placeholders, as a pattern that matches the English sentences it makes.
+    Longer templates first, so ``{a} takes {b} and writes it at {c}`` wins over ``{a} takes {b}``."""
+    cat = catalog(locale)
+    templates: list[str] = []
+    t = cat
+    while t is not None:
+        templates.extend(k for k in getattr(t, "_catalog", {}) if isinstance(k, str) and "{" in k)
+        t = getattr(t, "_fallback", None)
+    out = []
+    for template in sorted(set(templates), key=lambda s: (-len(_PLACEHOLDER.sub("", s)), s)):
+        parts = _PLACEHOLDER.split(template)
+        regex, seen = "", set()
+        for i, part in enumerate(parts):
+            if i % 2 == 0:
+                regex += re.escape(part)
+            elif part in seen:
+                regex += f"(?P={part})"
+            else:
+                seen.add(part)
+                regex += f"(?P<{part}>.+?)"
+        out.append((re.compile(regex + r"\Z", re.S), template))
+    return out
+
+
+def line(text: str) -> str:
+    """An English sentence an engine wrote from a marked template (a log line, a hint), in the current
+    language: found by matching the templates, then re-filled in translation. Unknown text stays as it is."""
+    locale = current()
+    if locale == DEFAULT or not text:
+        return text
+    return _line(locale, text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _line(locale: str, text: str) -> str:
+    cat = catalog(locale)
+    direct = cat.gettext(text)
+    if direct != text:
+        return direct
+    for pattern, template in _line_patterns(locale):
+        m = pattern.match(text)
+        if m:
+            params = {k: _line(locale, v) if " " in v else _word(locale, v) for k, v in m.groupdict().items()}
+            return cat.gettext(template).format(**params)
+    # several sentences joined ("A. B."): translate each
+    parts = re.split(r"(?<=[.!?:;])\s+", text)
+    if len(parts) > 1:
+        return " ".join(_line(locale, p) for p in parts)
+    return text
+
+
+def _word(locale: str, text: str) -> str:
+    return catalog(locale).pgettext("word", text)
+
+
+def lines(texts) -> list[str]:
+    return [line(t) for t in texts]

@@ -1,0 +1,175 @@
+"""Managing the catalogs with Babel: extract the English sentences, update each locale's .po, compile the
+.mo files, check that nothing is left untranslated. Run as ``python -m i18n extract|update|compile|check``
+(``all`` does the first three). Babel is a development dependency; the bot reads only the compiled .mo."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from . import DOMAINS, LOCALES, ROOT
+
+REPO = ROOT.parent
+GAMES = ("wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm")
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "IllegalAction": None}
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
+HEADER = "Teahouse"
+
+
+def sources(domain: str) -> list[Path]:
+    """The files whose sentences belong to ``domain``: a game's engine, renderer and cog; the rest is
+    the shared table's."""
+    if domain in GAMES:
+        paths = [REPO / "engine" / f"{domain}.py", REPO / "render" / f"{domain}.py", REPO / "cogs" / f"{domain}.py"]
+        return [p for p in paths if p.exists()]
+    if domain == "teahouse":
+        out = [REPO / "bot.py"]
+        for folder in ("table", "cogs", "engine", "render"):
+            for p in sorted((REPO / folder).rglob("*.py")):
+                if p.stem not in GAMES:
+                    out.append(p)
+        return out
+    return []
+
+
+def extract(domain: str) -> Catalog:
+    """The template (what the source says) of ``domain``."""
+    cat = Catalog(project=HEADER, domain=domain, charset="utf-8")
+    if domain == "commands":
+        for context, message in asyncio.run(command_strings()):
+            cat.add(message, context=context, locations=[("commands", 0)])
+        return cat
+    for path in sources(domain):
+        rel = path.relative_to(REPO).as_posix()
+        for lineno, message, comments, context in extract_from_file(
+                "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
+                options={"encoding": "utf-8"}):
+            if not message or (isinstance(message, tuple) and not message[0]):
+                continue
+            flags = ("python-brace-format",) if PLACEHOLDER.search(message if isinstance(message, str)
+                                                                   else message[0]) else ()
+            cat.add(message, locations=[(rel, lineno)], auto_comments=comments, context=context, flags=flags)
+    return cat
+
+
+async def command_strings() -> list[tuple[str, str]]:
+    """(context, text) of every slash command's name, description, option and choice, read from the
+    bot's command tree with every cog loaded (nothing connects)."""
+    import tempfile
+
+    from discord import app_commands
+
+    from cogs.runner import TeahouseBot, cog_modules
+    from table import Store
+
+    out: list[tuple[str, str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store(Path(tmp) / "tree.db").open()
+        bot = TeahouseBot(store)
+        try:
+            for name in cog_modules():
+                await bot.load_extension(name)
+            for command in bot.tree.walk_commands():
+                out.append(("command", command.name))
+                out.append(("", command.description))
+                if isinstance(command, app_commands.Command):
+                    for param in command.parameters:
+                        out.append(("option", param.name))
+                        out.append(("", param.description))
+                        for choice in param.choices:
+                            out.append(("choice", choice.name))
+        finally:
+            await bot.close()
+            await store.close()
+    return [(c or None, t) for c, t in dict.fromkeys(out) if t and t != "…"]
+
+
+def po_path(locale: str, domain: str) -> Path:
+    return ROOT / locale / "LC_MESSAGES" / f"{domain}.po"
+
+
+def read(path: Path, locale: str, domain: str) -> Catalog:
+    if path.exists():
+        with path.open("rb") as f:
+            return read_po(f, locale=locale, domain=domain)
+    return Catalog(locale=locale, domain=domain, project=HEADER, charset="utf-8", fuzzy=False,
+                   copyright_holder="the Teahouse authors", language_team="Italiano")
+
+
+def write(path: Path, cat: Catalog) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    write_po(buf, cat, width=120, omit_header=False, sort_output=False, include_previous=True)
+    path.write_bytes(buf.getvalue())
+
+
+def update(domains: Iterable[str] = DOMAINS) -> None:
+    """Each locale's .po brought in line with the source: new sentences added (empty), gone ones dropped."""
+    for domain in domains:
+        template = extract(domain)
+        for locale in LOCALES:
+            if locale == "en":
+                continue
+            path = po_path(locale, domain)
+            cat = read(path, locale, domain)
+            cat.update(template, no_fuzzy_matching=True, update_header_comment=False)
+            cat.obsolete.clear()
+            write(path, cat)
+
+
+def compile_all(domains: Iterable[str] = DOMAINS) -> None:
+    for domain in domains:
+        for locale in LOCALES:
+            path = po_path(locale, domain)
+            if locale == "en" or not path.exists():
+                continue
+            buf = io.BytesIO()
+            write_mo(buf, read(path, locale, domain), use_fuzzy=False)
+            path.with_suffix(".mo").write_bytes(buf.getvalue())
+
+
+def problems(domains: Iterable[str] = DOMAINS, *, fresh: bool = True) -> list[str]:
+    """What keeps the Italian bot from being whole: sentences of the source missing from a catalog or left
+    untranslated or fuzzy, placeholders that differ, and .mo files older than their .po."""
+    out: list[str] = []
+    for domain in domains:
+        template = extract(domain) if fresh else None
+        for locale in LOCALES:
+            if locale == "en":
+                continue
+            path = po_path(locale, domain)
+            cat = read(path, locale, domain)
+            known = {(m.id if isinstance(m.id, str) else m.id[0], m.context): m for m in cat if m.id}
+            if template is not None:
+                for m in template:
+                    if not m.id:
+                        continue
+                    key = (m.id if isinstance(m.id, str) else m.id[0], m.context)
+                    if key not in known:
+                        out.append(f"{domain}/{locale}: not in the catalog: {key[0]!r}")
+            for (msgid, context), m in known.items():
+                strings = m.string if isinstance(m.string, tuple) else (m.string,)
+                if not all(strings) or m.fuzzy:
+                    out.append(f"{domain}/{locale}: untranslated: {msgid!r}")
+                    continue
+                ids = m.id if isinstance(m.id, tuple) else (m.id,)
+                want = set(PLACEHOLDER.findall(" ".join(ids))) - {"n"}
+                for s in strings:
+                    if set(PLACEHOLDER.findall(s)) - {"n"} != want:
+                        out.append(f"{domain}/{locale}: placeholders differ: {msgid!r} → {s!r}")
+            mo = path.with_suffix(".mo")
+            if path.exists():
+                buf = io.BytesIO()
+                write_mo(buf, cat, use_fuzzy=False)
+                if not mo.exists() or mo.read_bytes() != buf.getvalue():
+                    out.append(f"{domain}/{locale}: {mo.name} is not compiled from {path.name} "
+                               "(run: python -m i18n compile)")
+    return out

@@ -62,7 +62,12 @@ def main(argv: list[str] | None = None) -> int:
                                      "TEAHOUSE_DB or data/teahouse.db; the console uses data/console.db)")
     parser.add_argument("--out", default=os.getenv("TEAHOUSE_OUT", "out"),
                         help="where the console writes images (default: out/)")
+    parser.add_argument("--locale", default=os.getenv("TEAHOUSE_LOCALE", "en"), choices=("en", "it"),
+                        help="the console's language: en (English, the default) or it (Italiano)")
     args = parser.parse_args(argv)
+    import i18n
+
+    i18n.set_default(args.locale)    # the console's language; in Discord each interaction says its own
     token = os.getenv("DISCORD_TOKEN", "").strip()
     console = args.console or not token
     configure_logging(os.getenv("LOG_LEVEL", "WARNING" if console else "INFO"))

@@ -12,8 +12,10 @@ import sys
 from pathlib import Path
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from table import Store, TableService, open_store, rendering
 from table.shards import Shards
 from table.store import StoreError
@@ -39,6 +41,34 @@ def cog_modules() -> list[str]:
     return sorted(names)
 
 
+# where a command-tree string stands → its context in the commands catalog (names differ from descriptions)
+_CONTEXTS = {
+    app_commands.TranslationContextLocation.command_name: "command",
+    app_commands.TranslationContextLocation.group_name: "command",
+    app_commands.TranslationContextLocation.parameter_name: "option",
+    app_commands.TranslationContextLocation.choice_name: "choice",
+}
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Slash commands, options and choices in every language we have a catalog for (#17): discord.py asks
+    for each string in each of Discord's locales when it syncs, and sends the answers as localizations."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContext) -> str | None:
+        return translate_command(string.message, locale.value, _CONTEXTS.get(context.location))
+
+
+def translate_command(message: str, locale: str, context: str | None) -> str | None:
+    """The translation of a command-tree string, or None (Discord then shows the English)."""
+    lang = i18n.normalise(locale)
+    if lang == i18n.DEFAULT or not locale.lower().startswith(lang):
+        return None
+    catalog = i18n.catalog(lang)
+    text = catalog.pgettext(context, message) if context else catalog.gettext(message)
+    return text if text and text != message else None
+
+
 class TeahouseBot(commands.Bot):
     def __init__(self, store: Store, *, dev_guild: str | None = None, service: TableService | None = None,
                  **options):
@@ -58,6 +88,7 @@ class TeahouseBot(commands.Bot):
         if self.store.db is None:
             await self.store.open()
         self.add_dynamic_items(*ui.DYNAMIC_ITEMS)
+        await self.tree.set_translator(CatalogTranslator())
         for name in cog_modules():
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error

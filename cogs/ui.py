@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+import i18n
 from table import Reply, Turn, User, Where
 from table.service import seconds_text
 
@@ -99,7 +100,11 @@ def who(interaction: discord.Interaction) -> tuple[User, Where]:
     name = getattr(user, "display_name", None) or user.name
     channel = interaction.channel_id
     guild = interaction.guild_id
-    return User(str(user.id), name), Where(str(channel), str(guild) if guild else None)
+    # the user's client language, and the server's preferred one for public messages (#17)
+    locale = i18n.normalise(interaction.locale)
+    public = i18n.normalise(interaction.guild_locale) if guild and interaction.guild_locale else None
+    i18n.use(locale, public, str(user.id))       # this interaction's task speaks them (labels, errors)
+    return User(str(user.id), name, locale), Where(str(channel), str(guild) if guild else None, public)
 
 
 def mentions(ids: list[str]) -> discord.AllowedMentions:

@@ -31,12 +31,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 LOCALES = ("en", "it")
 DEFAULT = "en"
-DOMAINS = ("teahouse", "commands", "wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm")
+DOMAINS = ("table", "bot", "commands", "wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm")
 NAMES = {"en": "English", "it": "Italiano"}
 
-_user: ContextVar[str] = ContextVar("teahouse_locale", default=DEFAULT)
+_user: ContextVar[str | None] = ContextVar("teahouse_locale", default=None)
 _public: ContextVar[str | None] = ContextVar("teahouse_public_locale", default=None)
 _speaking: ContextVar[str | None] = ContextVar("teahouse_speaking", default=None)
+_caller: ContextVar[str | None] = ContextVar("teahouse_caller", default=None)
+_fallback = [DEFAULT]     # the process's language where no interaction says one (the console's --locale)
+
+
+def set_default(locale: object) -> None:
+    """The language of the process where no interaction says one: the console's ``--locale``."""
+    _fallback[0] = normalise(locale)
 
 
 def normalise(locale: object) -> str:
@@ -47,20 +54,44 @@ def normalise(locale: object) -> str:
     return head if head in LOCALES else DEFAULT
 
 
-def use(user: object = None, public: object = None) -> None:
+def use(user: object = None, public: object = None, caller: str | None = None) -> None:
     """Set the languages of the current task: the caller's, and the channel's (None: the caller's)."""
-    _user.set(normalise(user))
+    _user.set(normalise(user) if user else None)
     _public.set(normalise(public) if public else None)
     _speaking.set(None)
+    _caller.set(caller)
+
+
+@contextlib.contextmanager
+def interaction(user: object = None, public: object = None, caller: str | None = None):
+    """Inside the block: an interaction of ``caller`` (speaking ``user``) in a channel speaking ``public``.
+    Text is made in the channel's language; what goes to the caller alone is re-made in theirs (``Msg``)."""
+    tokens = [(_user, _user.set(normalise(user) if user else None)),
+              (_public, _public.set(normalise(public) if public else None)),
+              (_caller, _caller.set(caller))]
+    tokens.append((_speaking, _speaking.set(public_locale())))
+    try:
+        yield
+    finally:
+        for var, token in reversed(tokens):
+            var.reset(token)
+
+
+def user_locale() -> str:
+    return _user.get() or _fallback[0]
 
 
 def current() -> str:
     """The locale ``_`` translates into now."""
-    return _speaking.get() or _user.get()
+    return _speaking.get() or user_locale()
 
 
 def public_locale() -> str:
-    return _public.get() or _user.get()
+    return _public.get() or user_locale()
+
+
+def caller() -> str | None:
+    return _caller.get()
 
 
 @contextlib.contextmanager
@@ -97,24 +128,53 @@ def catalog(locale: str) -> gettext.NullTranslations:
     return first or chain
 
 
+class Msg(str):
+    """A translated sentence that remembers how it was made, so it can be made again in another language:
+    text for one user, made while speaking to the channel, is re-made in that user's language (``to``)."""
+    __slots__ = ("how",)
+
+    def __new__(cls, text: str, how: tuple):
+        obj = super().__new__(cls, text)
+        obj.how = how
+        return obj
+
+    def to(self, locale: str) -> str:
+        kind, args, params = self.how
+        with speaking(locale):
+            params = {k: v.to(locale) if isinstance(v, Msg) else v for k, v in params.items()}
+            if kind == "n":
+                return ngettext(*args, **params)
+            if kind == "p":
+                return pgettext(*args, **params)
+            return _(*args, **params)
+
+
+def for_user(user: str | None, text: str) -> str:
+    """``text`` for ``user`` alone: re-made in the caller's own language when it is the caller's."""
+    if isinstance(text, Msg) and user is not None and user == _caller.get() and user_locale() != current():
+        return text.to(user_locale())
+    return text
+
+
 def _format(text: str, params: dict) -> str:
     return text.format(**params) if params else text
 
 
 def _(message: str, /, **params) -> str:
     """``message`` in the current language, its ``{placeholders}`` filled from ``params``."""
-    return _format(catalog(current()).gettext(message), params)
+    return Msg(_format(catalog(current()).gettext(message), params), ("s", (message,), params))
 
 
 def ngettext(singular: str, plural: str, n: int, /, **params) -> str:
     """The singular or plural sentence for ``n`` (Italian and English have the same two forms);
     ``{n}`` is filled with ``n``."""
-    return _format(catalog(current()).ngettext(singular, plural, n), {"n": n, **params})
+    return Msg(_format(catalog(current()).ngettext(singular, plural, n), {"n": n, **params}),
+               ("n", (singular, plural, n), params))
 
 
 def pgettext(context: str, message: str, /, **params) -> str:
     """A short word whose translation depends on where it stands (a command's name, a button)."""
-    return _format(catalog(current()).pgettext(context, message), params)
+    return Msg(_format(catalog(current()).pgettext(context, message), params), ("p", (context, message), params))
 
 
 def N_(message: str) -> str:
@@ -134,6 +194,8 @@ def illegal(error) -> str:
     template = getattr(error, "template", None)
     if not template:
         return str(error)
+    if not getattr(error, "params", None):
+        return line(template)
     params = {k: word(v) if isinstance(v, str) else v for k, v in getattr(error, "params", {}).items()}
     return _(template, **params)
 
@@ -211,3 +273,38 @@ def _word(locale: str, text: str) -> str:
 
 def lines(texts) -> list[str]:
     return [line(t) for t in texts]
+
+
+# ----- command names: the console accepts them in its language too ------------------------------------------
+@functools.cache
+def _english_names(locale: str) -> dict[tuple[str, str], str]:
+    """(context, translated name) → English name, for command and option names of ``locale``."""
+    out: dict[tuple[str, str], str] = {}
+    if locale == DEFAULT:
+        return out
+    cat = catalog(locale)
+    t = cat
+    while t is not None:
+        for key, value in getattr(t, "_catalog", {}).items():
+            if isinstance(key, str) and "\x04" in key:
+                context, english = key.split("\x04", 1)
+                if context in ("command", "option") and isinstance(value, str):
+                    out.setdefault((context, value.lower()), english)
+        t = getattr(t, "_fallback", None)
+    return out
+
+
+def english_command(words: list[str], options: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """A command typed with the current language's names (``/partita mossa azione:…``) with the English
+    ones the bot's table knows (``/game move action:…``); English names pass unchanged."""
+    names = _english_names(user_locale())
+    if not names:
+        return words, options
+    out = list(words)
+    for i, w in enumerate(out[:2]):
+        bare = w.lstrip("/").lower()
+        english = names.get(("command", bare))
+        if english:
+            out[i] = ("/" if w.startswith("/") else "") + english
+    opts = {names.get(("option", k.lower()), k): v for k, v in options.items()}
+    return out, opts

@@ -30,9 +30,11 @@ def sources(domain: str) -> list[Path]:
     if domain in GAMES:
         paths = [REPO / "engine" / f"{domain}.py", REPO / "render" / f"{domain}.py", REPO / "cogs" / f"{domain}.py"]
         return [p for p in paths if p.exists()]
-    if domain == "teahouse":
-        out = [REPO / "bot.py"]
-        for folder in ("table", "cogs", "engine", "render"):
+    if domain == "bot":          # the Discord layer
+        return [REPO / "bot.py"] + [p for p in sorted((REPO / "cogs").glob("*.py")) if p.stem not in GAMES]
+    if domain == "table":        # the table service, the console, the shared engine and drawing parts
+        out = []
+        for folder in ("table", "engine", "render"):
             for p in sorted((REPO / folder).rglob("*.py")):
                 if p.stem not in GAMES:
                     out.append(p)
@@ -155,7 +157,7 @@ def problems(domains: Iterable[str] = DOMAINS, *, fresh: bool = True) -> list[st
                     key = (m.id if isinstance(m.id, str) else m.id[0], m.context)
                     if key not in known:
                         out.append(f"{domain}/{locale}: not in the catalog: {key[0]!r}")
-            for (msgid, context), m in known.items():
+            for (msgid, _context), m in known.items():
                 strings = m.string if isinstance(m.string, tuple) else (m.string,)
                 if not all(strings) or m.fuzzy:
                     out.append(f"{domain}/{locale}: untranslated: {msgid!r}")

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from PIL import Image
 
+import i18n
+
 from .common import to_png
 
 Renderer = Callable[[dict, dict, "str | None"], Image.Image]
@@ -26,12 +28,14 @@ def register(key: str):
     return wrap
 
 
-def render_png(key: str, view: dict, names: dict, viewer: str | None = None) -> bytes | None:
-    """The PNG for a view, or None when the game has no renderer (yet)."""
+def render_png(key: str, view: dict, names: dict, viewer: str | None = None,
+               locale: str = i18n.DEFAULT) -> bytes | None:
+    """The PNG for a view, its words in ``locale``, or None when the game has no renderer (yet)."""
     fn = RENDERERS.get(key)
     if fn is None:
         return None
-    return to_png(fn(view, names, viewer))
+    with i18n.speaking(locale):
+        return to_png(fn(view, names, viewer))
 
 
 def _load() -> None:

@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import i18n
 from engine import GAMES
 
 from . import commands as game_commands
@@ -126,7 +127,10 @@ class Console:
             self.write(HELP.format(games=", ".join(sorted(GAMES))))
             return True
         try:
-            reply = await self.dispatch(User(user_id, user_id), Where(channel, guild="console"), words, options)
+            words, options = i18n.english_command(words, options)     # /partita nuova gioco:… (#17)
+            locale = i18n.user_locale()
+            reply = await self.dispatch(User(user_id, user_id, locale), Where(channel, guild="console", locale=locale),
+                                        words, options)
             self.show(channel, await reply.render())
         except StoreError as e:          # a full disk, a busy file: nothing was saved, the session goes on
             self.write(f"! {e}")

@@ -168,11 +168,19 @@ PG_MIGRATIONS: list[str] = [
     CREATE INDEX results_by_user ON results (user_id, guild, game);
     CREATE INDEX results_by_board ON results (guild, game, user_id);
     """ + PG_RESULTS_OF.format(where="TRUE") + ";",
+    # 5: the language of each server (its preferred locale) and user, for what the bot says unprompted:
+    #    reminders and deadlines in the channel, direct messages (issue 17)
+    """
+    CREATE TABLE locales (
+        who     TEXT PRIMARY KEY,
+        locale  TEXT NOT NULL
+    );
+    """,
 ]
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION, "every SQLite migration has its PostgreSQL twin"
 
 MIGRATION_LOCK = 0x7EA40E5E        # pg_advisory_xact_lock key: one process migrates at a time
-TABLES = ("games", "seats", "actions", "settings", "notify", "timers", "outbox", "results")
+TABLES = ("games", "seats", "actions", "settings", "notify", "timers", "outbox", "results", "locales")
 
 # the transaction (store, task, connection) the current task owns, if any
 _CONN: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("teahouse_pg_batch", default=None)
@@ -686,6 +694,16 @@ class PgStore:
                 "deadline_action = excluded.deadline_action, threads = excluded.threads, mention = excluded.mention",
                 guild or "", float(settings.reminder_hours), float(settings.deadline_hours), settings.deadline_action,
                 int(settings.threads), int(settings.mention))
+        await self._transaction(work)
+
+    async def locale_of(self, who: str) -> str | None:
+        """The remembered language of ``who``: ``guild:<id>`` or ``user:<id>``."""
+        return await self._q().fetchval("SELECT locale FROM locales WHERE who = $1", who)
+
+    async def remember_locale(self, who: str, locale: str) -> None:
+        async def work():
+            await self._q().execute("INSERT INTO locales (who, locale) VALUES ($1, $2) "
+                                    "ON CONFLICT (who) DO UPDATE SET locale = excluded.locale", who, locale)
         await self._transaction(work)
 
     async def wants_dm(self, user_id: str) -> bool:

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import i18n
 from render.common import with_names
 
 
@@ -13,12 +14,14 @@ from render.common import with_names
 class User:
     id: str
     name: str
+    locale: str | None = None       # the language the user's client speaks (None: the process default)
 
 
 @dataclass(frozen=True)
 class Where:
     channel: str
     guild: str | None = None
+    locale: str | None = None       # the server's preferred language, for public messages (None: the user's)
 
 
 @dataclass
@@ -39,6 +42,10 @@ class Private:
     user: str
     text: str
     image: Picture | None = None
+
+    def __post_init__(self):
+        # made while speaking to the channel; the caller reads it in their own language (#17)
+        self.text = i18n.for_user(self.user, self.text)
 
 
 def pages(text: str, limit: int = 2000) -> list[str]:
@@ -180,6 +187,7 @@ class Notice:
     id: int | None = None
     parts_done: int = 0
     expires: bool = False
+    locale: str | None = None      # the language of the channel's server
 
     def nonce(self, part: int) -> str | None:
         return None if self.id is None else f"th{self.id}p{part}"

@@ -13,6 +13,7 @@ never reach a log line.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import math
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import i18n
 from engine import GAMES, Game, IllegalAction, ai
 from engine.bots import random_action
 from render import RENDERERS
@@ -73,6 +75,7 @@ class TableService:
         self.render = render
         self._locks: dict[str, asyncio.Lock] = {}
         self._settings: dict[str | None, tuple[float, Settings]] = {}
+        self._locales: dict[str, str] = {}     # guild:<id> / user:<id> → language, as last seen (#17)
         self.ai_options: dict = {}    # keyword arguments for engine.ai (tests: fixed iterations, untimed)
 
     def lock(self, channel: str) -> asyncio.Lock:
@@ -82,6 +85,37 @@ class TableService:
     @staticmethod
     def game_of(key: str) -> Game | None:
         return GAMES.get(key)
+
+    @staticmethod
+    def illegal(error: IllegalAction) -> str:
+        """An engine's refusal in the caller's language (refusals go to the caller alone)."""
+        with i18n.speaking(i18n.user_locale()):
+            return i18n.illegal(error)
+
+    async def remember_locales(self, where: Where | None, user: User | None) -> None:
+        """Keep the languages an interaction showed, for what the bot later says on its own: a server's for
+        reminders and deadlines in its channels, a user's for direct messages. Written only on a change."""
+        for who, locale in ((f"guild:{where.guild or ''}" if where else "", where.locale if where else None),
+                            (f"user:{user.id}" if user else "", user.locale if user else None)):
+            if not who or not locale:
+                continue
+            locale = i18n.normalise(locale)
+            if self._locales.get(who) != locale:
+                if await self.store.locale_of(who) != locale:
+                    await self.store.remember_locale(who, locale)
+                self._locales[who] = locale
+
+    async def _in_language_of(self, user: str, text: str) -> str:
+        """``text`` (made for the channel) re-made in ``user``'s remembered language."""
+        if isinstance(text, i18n.Msg):
+            return text.to(await self.locale_of(f"user:{user}"))
+        return text
+
+    async def locale_of(self, who: str) -> str:
+        """The language to use for ``guild:<id>`` or ``user:<id>`` when no interaction says it."""
+        if who not in self._locales:
+            self._locales[who] = await self.store.locale_of(who) or i18n.user_locale()
+        return self._locales[who]
 
     def shown(self, name: str) -> str:
         """A display name as written into a message (escaped for the front end's markup)."""
@@ -106,7 +140,10 @@ class TableService:
         view = game.view(state, viewer)
         names = dict(row.names)
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
-        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", job=(row.game, view, names, viewer),
+        # the channel's picture speaks the channel's language, a private one its viewer's (when it is the caller)
+        locale = i18n.user_locale() if viewer is not None and viewer == i18n.caller() else i18n.current()
+        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png",
+                       job=(row.game, view, names, viewer, locale),
                        alt=self.alt_text(row, game, view if viewer is None else game.view(state, None)))
 
     @staticmethod
@@ -196,7 +233,7 @@ class TableService:
         try:
             opts = game.check_options(options)
         except IllegalAction as e:
-            return Reply.fail(user.id, str(e))
+            return Reply.fail(user.id, self.illegal(e))
         async with self.lock(where.channel):
             existing = await self.store.open_game(where.channel)
             if existing is not None:
@@ -295,7 +332,9 @@ class TableService:
             try:
                 parsed = parse_option(game.options[name], value)
                 options = game.check_options({**row.options, name: parsed})
-            except (IllegalAction, ValueError) as e:
+            except IllegalAction as e:
+                return Reply.fail(user.id, self.illegal(e), game_id=row.id)
+            except ValueError as e:
                 return Reply.fail(user.id, str(e), game_id=row.id)
             row = await self._update_lobby(row, options=options)
             if isinstance(row, Reply):
@@ -329,7 +368,7 @@ class TableService:
             try:
                 state = game.new([s.user_id for s in seats], seed, row.options)
             except IllegalAction as e:
-                return Reply.fail(user.id, str(e), game_id=row.id)
+                return Reply.fail(user.id, self.illegal(e), game_id=row.id)
             timers, _ = await self._timers(row, game, None, state, seats)
             try:
                 row = await self.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
@@ -399,7 +438,7 @@ class TableService:
                     new = game.apply(state, user.id, text)
                 except IllegalAction as e:
                     where_ = f" (step {len(moves) + 1}: {text})" if steps and len(steps) > 1 else ""
-                    return Reply.fail(user.id, f"{e}{where_}", game_id=row.id, version=row.version)
+                    return Reply.fail(user.id, f"{self.illegal(e)}{where_}", game_id=row.id, version=row.version)
                 moves.append((user.id, text, game.describe(state, user.id, text, new)))
                 state = new
             row, state, _ = await self._record(row, game, prev, state, moves)
@@ -678,9 +717,10 @@ class TableService:
         game = self.game_of(game_key)
         if game is None:
             return None
-        path = RULES_DIR / f"{game.key}.md"
-        if path.exists():
-            return path.read_text(encoding="utf-8")
+        # the guide in the reader's language (data/rules/<key>.<locale>.md), else the English one (#17)
+        for path in (RULES_DIR / f"{game.key}.{i18n.current()}.md", RULES_DIR / f"{game.key}.md"):
+            if path.exists():
+                return path.read_text(encoding="utf-8")
         return f"{game.title}: {game.players_message()}"
 
     # ----- ending ----------------------------------------------------------------------------------------
@@ -732,8 +772,12 @@ class TableService:
                         row = await self.store.game(timer.game_id)
                         if row.status != "running":
                             continue
-                        notice = await getattr(self, f"_fire_{timer.kind}")(row, timer)
+                        # said unprompted: in the server's language, direct messages in each user's (#17)
+                        with i18n.speaking(await self.locale_of(f"guild:{row.guild or ''}")):
+                            notice = await getattr(self, f"_fire_{timer.kind}")(row, timer)
                         if notice is not None:
+                            notice.dm = [Private(p.user, await self._in_language_of(p.user, p.text))
+                                         for p in notice.dm]
                             notice.expires = timer.kind == "reminder" or notice.reply.offer is not None
                             await self.store.add_outgoing(row.id, notice.channel, _payload(notice), now)
                             queued += 1
@@ -755,18 +799,20 @@ class TableService:
                           status=p["status"], notes=[tuple(n) for n in p["notes"]])
             row = await self.store.game(item.game_id) if item.game_id is not None else None
             current = row is not None and row.version == p["version"] and row.status == p["status"]
+            locale = await self.locale_of(f"guild:{row.guild or ''}") if row is not None else i18n.user_locale()
             if current and row.state is not None:
                 game, state = self._state(row)
-                if p["turn"] and row.status == "running":
-                    reply.turn = self.turn(row, game, state)
-                if p["image"]:
-                    reply.image = self._image(row, game, state, None)
+                with i18n.speaking(locale):
+                    if p["turn"] and row.status == "running":
+                        reply.turn = self.turn(row, game, state)
+                    if p["image"]:
+                        reply.image = self._image(row, game, state, None)
                 if p["offer"]:
                     reply.offer = Offer(row.id, row.version, p["offer"], dict(row.names))
             elif p["expires"]:
                 reply.ok = False
             notices.append(Notice(item.channel, reply, [Private(u, t) for u, t in p["dm"]], id=item.id,
-                                  parts_done=item.parts_done, expires=p["expires"]))
+                                  parts_done=item.parts_done, expires=p["expires"], locale=locale))
         return notices
 
     async def deliver(self, to_channel, to_user, attempts: int = 5) -> list[Notice]:
@@ -781,7 +827,8 @@ class TableService:
             try:
                 if notice.reply.ok:
                     if done == 0:
-                        await to_channel(notice)
+                        with i18n.speaking(notice.locale or i18n.user_locale()):   # its buttons' words too
+                            await to_channel(notice)
                         done = 1
                         await self.store.outgoing_progress(item, done)
                     while done <= len(notice.dm):
@@ -1209,3 +1256,42 @@ def describe_settings(s: Settings) -> str:
     return (f"Reminders: {reminder}. Turn deadline: {deadline}; past it, {action}. "
             f"A thread per game: {'on' if s.threads else 'off'}. Mention on turn: {'on' if s.mention else 'off'}.")
 
+
+
+# ----- languages (#17) --------------------------------------------------------------------------------------
+def _speaks(method):
+    """Run a service call as an interaction: text is made in the channel's language (the server's
+    preferred locale, else the caller's) and whatever goes to the caller alone in the caller's."""
+    @functools.wraps(method)
+    async def call(self, where, user, *args, **kwargs):
+        with i18n.interaction(getattr(user, "locale", None), getattr(where, "locale", None),
+                              caller=getattr(user, "id", None)):
+            try:
+                await self.remember_locales(where, user)
+            except StoreError:
+                log.warning("could not remember the languages of an interaction")
+            return await method(self, where, user, *args, **kwargs)
+    return call
+
+
+def _speaks_to(method, user_at: int):
+    """As ``_speaks`` for a call with no channel: ``user`` is its argument number ``user_at``."""
+    @functools.wraps(method)
+    async def call(self, *args, **kwargs):
+        user = args[user_at]
+        with i18n.interaction(getattr(user, "locale", None), None, caller=getattr(user, "id", None)):
+            try:
+                await self.remember_locales(None, user)
+            except StoreError:
+                log.warning("could not remember the language of an interaction")
+            return await method(self, *args, **kwargs)
+    return call
+
+
+TableService.change_settings = _speaks_to(TableService.change_settings, 1)
+TableService.set_notify = _speaks_to(TableService.set_notify, 0)
+
+for _name in ("open_table", "join", "add_bot", "leave", "set_option", "start", "act", "legal_after", "prompt",
+              "legal", "status", "hand", "hint", "history", "abandon", "skip", "remove", "undo", "replay",
+              "export"):
+    setattr(TableService, _name, _speaks(getattr(TableService, _name)))

@@ -144,6 +144,14 @@ MIGRATIONS: list[str] = [
     CREATE INDEX results_by_user ON results (user_id, guild, game);
     CREATE INDEX results_by_board ON results (guild, game, user_id);
     """ + RESULTS_OF.format(where="1 = 1") + ";",
+    # 5: the language of each server (its preferred locale) and user, for what the bot says unprompted:
+    #    reminders and deadlines in the channel, direct messages (issue 17)
+    """
+    CREATE TABLE locales (
+        who     TEXT PRIMARY KEY,
+        locale  TEXT NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -715,6 +723,18 @@ class Store:
                 "threads = excluded.threads, mention = excluded.mention",
                 (guild or "", settings.reminder_hours, settings.deadline_hours, settings.deadline_action,
                  int(settings.threads), int(settings.mention)))
+        await self._transaction(work)
+
+    async def locale_of(self, who: str) -> str | None:
+        """The remembered language of ``who``: ``guild:<id>`` or ``user:<id>``."""
+        async with self.db.execute("SELECT locale FROM locales WHERE who = ?", (who,)) as cur:
+            r = await cur.fetchone()
+        return r["locale"] if r else None
+
+    async def remember_locale(self, who: str, locale: str) -> None:
+        async def work():
+            await self.db.execute("INSERT INTO locales (who, locale) VALUES (?, ?) "
+                                  "ON CONFLICT (who) DO UPDATE SET locale = excluded.locale", (who, locale))
         await self._transaction(work)
 
     async def wants_dm(self, user_id: str) -> bool:

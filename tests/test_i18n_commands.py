@@ -46,6 +46,11 @@ def test_nothing_is_left_untranslated(italian):
 
 
 def _name(italian, context, name):
+    from engine import GAMES
+    from tests.tinygame import Pebbles
+
+    if context == "choice" and name == Pebbles.title and GAMES.get(Pebbles.key) is not None:
+        return name           # the tests' own little game, registered by other tests, is not the bot's
     text = italian.get((context, name))
     assert text, f"no Italian for {context} {name!r}"
     return text

@@ -182,6 +182,12 @@ def N_(message: str) -> str:
     return message
 
 
+def W_(text: str) -> str:
+    """Mark a game word (a colour, an element, a tile) for translation as a word of its own (catalog context
+    ``word``), without translating it: ``word`` and ``line`` translate it where it is shown."""
+    return text
+
+
 def translated(message: str, locale: str) -> str | None:
     """The translation of ``message`` into ``locale``, or None when the catalog has none."""
     t = catalog(normalise(locale)).gettext(message)

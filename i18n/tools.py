@@ -51,14 +51,16 @@ def extract(domain: str) -> Catalog:
         return cat
     for path in sources(domain):
         rel = path.relative_to(REPO).as_posix()
-        for lineno, message, comments, context in extract_from_file(
-                "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
-                options={"encoding": "utf-8"}):
-            if not message or (isinstance(message, tuple) and not message[0]):
-                continue
-            flags = ("python-brace-format",) if PLACEHOLDER.search(message if isinstance(message, str)
-                                                                   else message[0]) else ()
-            cat.add(message, locations=[(rel, lineno)], auto_comments=comments, context=context, flags=flags)
+        for keywords, fixed in ((KEYWORDS, None), ({"W_": None}, "word")):
+            for lineno, message, comments, context in extract_from_file(
+                    "python", str(path), keywords=keywords, comment_tags=("TRANSLATORS:",),
+                    options={"encoding": "utf-8"}):
+                if not message or (isinstance(message, tuple) and not message[0]):
+                    continue
+                flags = ("python-brace-format",) if PLACEHOLDER.search(message if isinstance(message, str)
+                                                                       else message[0]) else ()
+                cat.add(message, locations=[(rel, lineno)], auto_comments=comments, context=fixed or context,
+                        flags=flags)
     return cat
 
 

@@ -348,3 +348,13 @@ async def test_a_full_disk_on_the_server_is_store_full_and_saves_nothing(pg_url)
         finally:
             await conn.close()
         assert (await store.record_moves(g, [("alice", "x", "x")], '{"s":1}', now=3)).version == g.version + 1
+
+
+async def test_languages_are_remembered_per_server_and_user(any_store):
+    # what the bot says on its own (reminders, direct messages) speaks the language last seen (#17)
+    store = any_store
+    assert await store.locale_of("guild:g") is None
+    await store.remember_locale("guild:g", "it")
+    await store.remember_locale("user:alice", "en")
+    await store.remember_locale("guild:g", "en")
+    assert await store.locale_of("guild:g") == "en" and await store.locale_of("user:alice") == "en"

@@ -138,6 +138,9 @@ class Msg(str):
         obj.how = how
         return obj
 
+    def __reduce__(self):            # pickled (to an image worker, say) as the plain text it is
+        return (str, (str(self),))
+
     def to(self, locale: str) -> str:
         kind, args, params = self.how
         with speaking(locale):

@@ -182,7 +182,7 @@ def _pool_die(draw, d, convert: bool, x, y) -> None:
             x1, y1 = x + 4 + max(k, 0), y + 4 + max(-k, 0)
             n = min(TILE_W - 8 - max(k, 0), TILE_H - 8 - max(-k, 0))
             if n > 0:
-                draw.line([x1, y1, x1 + n, y1 + n], fill=(214, 206, 192), width=2)
+                draw.line([x1, y1, x1 + n, y1 + n], fill=(196, 186, 168), width=2)
     colour = ELEMENT_COLOURS[d["element"]]
     if convert:
         colour = lighten(colour, 0.35)

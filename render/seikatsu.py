@@ -172,11 +172,15 @@ def draw_tile_face(draw, garden: Garden, cell, tile: dict | None, label: str, op
 
 
 def draw_tile_label(draw, garden: Garden, cell, tile: dict, label: str, halo: bool = False) -> None:
-    """A planted space's name; ``halo`` rings it in the tile's ground colour where a fountain badge would
-    otherwise run into it."""
-    extra = {"stroke_width": 3, "stroke_fill": tile_ground(tile)} if halo else {}
-    text_centered(draw, label_point(garden, cell, True), label, font(max(12, int(garden.size * 0.36))),
-                  fill=darken(tile_ground(tile), 0.6), **extra)
+    """A planted space's name; ``halo`` sets it on a small plate of the tile's ground colour where a fountain
+    badge would otherwise run into it (a plate, not a text stroke: stroked text bypasses the glyph cache)."""
+    x, y = label_point(garden, cell, True)
+    fnt = font(max(12, int(garden.size * 0.36)))
+    ground = tile_ground(tile)
+    if halo:
+        half_w, half_h = draw.textlength(label, font=fnt) / 2 + 3, fnt.size * 0.55
+        draw.rounded_rectangle([x - half_w, y - half_h, x + half_w, y + half_h], radius=4, fill=ground)
+    text_centered(draw, (x, y), label, fnt, fill=darken(ground, 0.6))
 
 
 def draw_tile(draw, garden: Garden, cell, tile: dict | None, label: str = "") -> None:

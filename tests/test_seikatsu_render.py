@@ -149,7 +149,7 @@ def test_every_seat_reads_each_space_name_upright_on_its_own_space(n, monkeypatc
         assert set(positions) == set(CELL)          # the very names the commands take
         calls = drawn_texts(view, viewer, monkeypatch)
         for *_, extra in calls:         # no direction, features or other layout option: plain upright text
-            assert extra.pop("args") == () and set(extra) <= {"stroke_width", "stroke_fill"}, extra
+            assert extra == {"args": ()}, extra
         for name, point in positions.items():
             drawn = [c for c in calls if c[1] == name]
             assert len(drawn) == 1, (viewer, name, len(drawn))
@@ -185,31 +185,38 @@ def test_turned_views_are_rotations_with_the_seats_pagoda_at_the_bottom(n):
 
 
 def drawing_order(view, viewer, monkeypatch) -> list[tuple[str, bool]]:
-    """(text, drawn with a halo) for every text, and ("<fountain>", False) for every fountain badge, in order."""
+    """In drawing order: ("<fountain>", False) for each fountain badge, (name, halo) for each planted space's
+    name, (text, False) for any other text."""
     import render.common
     import render.seikatsu
     order = []
-    text, badge = render.common.Draw.text, render.seikatsu.draw_fountain
+    text, badge, label = render.common.Draw.text, render.seikatsu.draw_fountain, render.seikatsu.draw_tile_label
 
     def recorded_text(self, xy, t, *a, **k):
-        order.append((t, "stroke_width" in k))
+        if not (order and order[-1] == (t, True)):
+            order.append((t, False))
         return text(self, xy, t, *a, **k)
 
     def recorded_badge(*a, **k):
         order.append(("<fountain>", False))
         return badge(*a, **k)
 
+    def recorded_label(draw, garden, cell, tile, name, halo=False):
+        order.append((name, halo))
+        return label(draw, garden, cell, tile, name, halo)
+
     with monkeypatch.context() as m:
         m.setattr(render.common.Draw, "text", recorded_text)
         m.setattr(render.seikatsu, "draw_fountain", recorded_badge)
+        m.setattr(render.seikatsu, "draw_tile_label", recorded_label)
         RENDERERS["seikatsu"](view, NAMES, viewer)
     return order
 
 
 def test_a_name_beside_a_fountain_is_written_over_the_badge_with_a_halo(monkeypatch):
     """A fountain stands at a corner of three planted spaces; in some seat's turn of the garden that corner is
-    next to a space's name, so the names of those three spaces are drawn after the badge, ringed in their tile's
-    colour."""
+    next to a space's name, so the names of those three spaces are drawn after the badge, each on a plate of
+    its tile's colour."""
     state = next(s for s in states(3, 4) if s["fountains"])
     fountain = set(state["fountains"][0]["spaces"])
     for viewer in [None, *SEATS[:3]]:
@@ -217,3 +224,4 @@ def test_a_name_beside_a_fountain_is_written_over_the_badge_with_a_halo(monkeypa
         assert {t for t, halo in order if halo} == fountain
         last_badge = max(i for i, (t, _) in enumerate(order) if t == "<fountain>")
         assert all(order.index((name, True)) > last_badge for name in fountain)
+        assert [t for t, _ in order].count(next(iter(fountain))) == 1     # each name once, upright, as text

@@ -230,6 +230,9 @@ class Wassamasaw(Game):
             "round": state["round"],
             "first_player": state["first"],
             "pool": [dict(d) for d in state["pool"]],
+            # Per pool die: True when the seat to choose may only convert it (D3; public, read from the sheet).
+            "convert_only": ([not self._may_place(state, state["sheets"][current]["grid"], d) for d in state["pool"]]
+                             if current is not None and held is None else [False] * len(state["pool"])),
             "held": dict(held) if held else None,
             "targets": ([cell_name(r, c) for r, c in targets(state["sheets"][current]["grid"],
                                                               held["element"], held["face"])]
@@ -292,7 +295,17 @@ class Wassamasaw(Game):
         events = (view.get("last") or {}).get("events") or []
         last = " ".join(_event_text(e) for e in events if e["kind"] != "end")
         scores = {s: view["score"][s]["total"] for s in view["seats"]} if view.get("score") else None
-        return summary_text(self.title, view, last=last, scores=scores, extra=f"Round {view['round']}")
+        extra = f"Round {view['round']}"
+        pool, only = view.get("pool") or [], view.get("convert_only") or []
+        if pool and not view.get("held"):
+            dice = _distinct(d for d, c in zip(pool, only, strict=False) if c)
+            if len(pool) <= 2:
+                extra += ". The last two dice of the round are converted"
+            elif len(dice) == len(_distinct(pool)):
+                extra += ". Every die in the pool can only be converted"
+            elif dice:
+                extra += ". Can only be converted (fits nowhere): " + ", ".join(die_text(d) for d in dice)
+        return summary_text(self.title, view, last=last, scores=scores, extra=extra)
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return " ".join(_event_text(e) for e in after["last"]["events"])

@@ -145,14 +145,22 @@ def draw_tile_ground(draw, garden: Garden, cell, tile: dict | None, open_space: 
                  outline=GRID if tile is None else darken(ground, 0.35), width=2)
 
 
+def label_point(garden: Garden, cell, planted: bool) -> tuple[float, float]:
+    """Where a space's name is centred: mid-space when empty, above the bird on a tile. Only the space's
+    centre turns with the viewer's side; the name itself is always drawn upright, so every seat reads the same
+    names the commands take (``place heron lily c3``)."""
+    x, y = garden.px(cell)
+    return (x, y - garden.size * 0.6) if planted else (x, y)
+
+
 def draw_tile_face(draw, garden: Garden, cell, tile: dict | None, label: str, open_space: bool = True) -> None:
     """What stands on a space: its name, and the bird badge and flower, or a koi."""
     size = garden.size
     x, y = garden.px(cell)
     if tile is None:
         if label:
-            text_centered(draw, (x, y), label, font(max(14, int(size * 0.4)), bold=open_space),
-                          fill=INK if open_space else MUTED)
+            text_centered(draw, label_point(garden, cell, False), label,
+                          font(max(14, int(size * 0.4)), bold=open_space), fill=INK if open_space else MUTED)
         return
     if tile["koi"]:
         draw_koi(draw, (x, y + size * 0.12), size)
@@ -160,8 +168,19 @@ def draw_tile_face(draw, garden: Garden, cell, tile: dict | None, label: str, op
         draw_bird(draw, (x, y - size * 0.02), size * 0.3, tile["bird"])
         draw_flower(draw, (x, y + size * 0.55), size * 0.24, tile["flower"])
     if label:
-        text_centered(draw, (x, y - size * 0.6), label, font(max(12, int(size * 0.36))),
-                      fill=darken(tile_ground(tile), 0.6))
+        draw_tile_label(draw, garden, cell, tile, label)
+
+
+def draw_tile_label(draw, garden: Garden, cell, tile: dict, label: str, halo: bool = False) -> None:
+    """A planted space's name; ``halo`` sets it on a small plate of the tile's ground colour where a fountain
+    badge would otherwise run into it (a plate, not a text stroke: stroked text bypasses the glyph cache)."""
+    x, y = label_point(garden, cell, True)
+    fnt = font(max(12, int(garden.size * 0.36)))
+    ground = tile_ground(tile)
+    if halo:
+        half_w, half_h = draw.textlength(label, font=fnt) / 2 + 3, fnt.size * 0.55
+        draw.rounded_rectangle([x - half_w, y - half_h, x + half_w, y + half_h], radius=4, fill=ground)
+    text_centered(draw, (x, y), label, fnt, fill=darken(ground, 0.6))
 
 
 def draw_tile(draw, garden: Garden, cell, tile: dict | None, label: str = "") -> None:
@@ -271,6 +290,18 @@ def banner_text(view: dict, names: dict, viewer) -> tuple[str, tuple]:
 
 
 # ----- the garden ---------------------------------------------------------------------------------------
+def garden_for(view: dict, viewer) -> Garden:
+    """The main garden as ``render`` draws it for this viewer (turned so their pagoda is at the bottom)."""
+    return Garden((GARDEN_W / 2 + 5, BANNER_H + GARDEN_H / 2 - 5), SIZE, rotation_for(view, viewer))
+
+
+def label_positions(view: dict, viewer) -> dict[str, tuple[float, float]]:
+    """Each space's name and the point its (upright) text is centred on in this viewer's image."""
+    garden = garden_for(view, viewer)
+    planted = {(t["q"], t["r"]) for t in view["board"]}
+    return {name: label_point(garden, cell, cell in planted) for cell, name in LABEL.items()}
+
+
 def draw_garden(draw, view: dict, names: dict, garden: Garden) -> None:
     size = garden.size
     board = {(t["q"], t["r"]): t for t in view["board"]}
@@ -285,7 +316,9 @@ def draw_garden(draw, view: dict, names: dict, garden: Garden) -> None:
         draw_tile_ground(draw, garden, cell, board.get(cell), cell in open_spaces)
     draw_streams(draw, view, garden)  # under the symbols, so birds and flowers stay readable
     for cell, label in LABEL.items():
-        draw_tile_face(draw, garden, cell, board.get(cell), label, cell in open_spaces)
+        # A planted space's name sits near its upper corners, where a fountain may stand in this seat's turn of
+        # the garden: it is written after the fountains so the badge never hides it.
+        draw_tile_face(draw, garden, cell, board.get(cell), "" if cell in board else label, cell in open_spaces)
     last = view.get("last") or {}
     if last.get("action") == "place":
         draw.polygon(garden.hexagon((last["q"], last["r"]), shrink=3), outline=HIGHLIGHT, width=7)
@@ -293,6 +326,9 @@ def draw_garden(draw, view: dict, names: dict, garden: Garden) -> None:
     for f in view["fountains"]:
         point = corner_point(garden, f["cells"])
         draw_fountain(draw, point, size, f["pagoda"], highlight=tuple(f["spaces"]) == highlighted)
+    at_fountain = {tuple(c) for f in view["fountains"] for c in f["cells"]}
+    for cell, tile in board.items():
+        draw_tile_label(draw, garden, cell, tile, LABEL[cell], halo=cell in at_fountain)
     for colour in pagodas_in_use(view):
         corner = PAGODA_CORNER[colour]
         at = garden.outward(corner, size * 1.55)
@@ -516,7 +552,7 @@ def render(view: dict, names: dict, viewer):
     img, draw = canvas(WIDTH, BANNER_H + GARDEN_H + PANEL_MAX_H + 2 * ROWS_H, BACKGROUND)
     text, colour = banner_text(view, names, viewer)
     banner(draw, WIDTH, text, colour=colour, height=BANNER_H)
-    garden = Garden((GARDEN_W / 2 + 5, BANNER_H + GARDEN_H / 2 - 5), SIZE, rotation_for(view, viewer))
+    garden = garden_for(view, viewer)
     draw_garden(draw, view, names, garden)
     top = BANNER_H + GARDEN_H
     draw.line([20, top, WIDTH - 20, top], fill=GRID, width=2)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from PIL import Image
 
+from engine.elements import ELEMENTS, FEEDS
+from engine.wassamasaw import FORBIDDEN
+
 from . import register
 from .common import (
     ELEMENT_COLOURS,
@@ -30,13 +33,22 @@ from .common import (
     text_centered,
 )
 
-ELEMENTS = ("wood", "fire", "earth", "metal", "water")
+# The pairs that may never touch (engine.wassamasaw.FORBIDDEN, W3), each once.
+FORBIDDEN_PAIRS = sorted({tuple(sorted((a, b), key=ELEMENTS.index)) for a, bs in FORBIDDEN.items() for b in bs},
+                         key=lambda p: (ELEMENTS.index(p[0]), ELEMENTS.index(p[1])))
 
 WIDTH = 600              # a phone shows ~400 px: the two sheets are stacked, not side by side
 PANEL = WIDTH
 BANNER_H = 60
 LAST_H = 56
-POOL_H = 140
+POOL_TITLE_H = 36
+TILE_W, TILE_H = 94, 86    # a pool die's tile: the die, its symbol beside it, room under it for a "convert" tag
+POOL_COLS = 5
+POOL_LEFT = 12
+POOL_H = POOL_TITLE_H + 2 * TILE_H + 6
+KEY_H = 76
+KEY_FONT = 17              # 11 px at phone width
+KEY_SYMBOL = 22
 CELL = 76
 GRID_LEFT = 56            # room for the row numbers (the die faces) left of the grid
 HEADER_H = 56
@@ -55,7 +67,7 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     panel_h = HEADER_H + COL_LABEL_H + 5 * CELL + 18 + 5 * TRACK_ROW + SUMMARY_H
     sheets_h = len(seats) * panel_h
     pool_h = 0 if over else POOL_H            # once over the pool is empty: give the room to the score
-    top = BANNER_H + LAST_H + pool_h
+    top = BANNER_H + LAST_H + pool_h + KEY_H
     img, draw = canvas(WIDTH, top + sheets_h + table_h + 16)
 
     def name(seat):
@@ -65,6 +77,7 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     _last_line(draw, view, name)
     if not over:
         _pool(draw, view, BANNER_H + LAST_H)
+    _key(draw, BANNER_H + LAST_H + pool_h)
     placed, crossed = _highlights(view)
     for i, seat in enumerate(seats):
         _sheet(draw, view, seat, i, name(seat), viewer, (0, top + i * panel_h), placed.get(seat, set()),
@@ -126,25 +139,57 @@ def _last_line(draw, view, name) -> None:
                   anchor="lm")
 
 
+def pool_slots(n: int) -> list[tuple[int, int]]:
+    """Top-left corner (relative to the pool's top) of each die's tile: five to a row, two rows, leaving the
+    right-hand side for the die in hand."""
+    return [(POOL_LEFT + (i % POOL_COLS) * TILE_W, POOL_TITLE_H + (i // POOL_COLS) * TILE_H) for i in range(n)]
+
+
 def _pool(draw, view, y) -> None:
-    size, step = 58, 74
-    draw.text((16, y + 14), "Dice pool", font=font(22, True), fill=INK, anchor="lt")
-    x = 36
-    cy = y + 80
+    draw.text((16, y + 10), "Dice pool", font=font(22, True), fill=INK, anchor="lt")
     pool = view["pool"]
+    only = view.get("convert_only") or [False] * len(pool)
+    if any(only) and not all(only):
+        # Says what the hatching means, in words, where the eye meets it.
+        draw.text((POOL_LEFT + POOL_COLS * TILE_W, y + 12), "hatched: fits nowhere, convert only",
+                  font=font(16), fill=MUTED, anchor="rt")
+    elif pool and all(only):
+        note = "the last two dice are converted" if len(pool) <= 2 else "none fits: each is converted"
+        draw.text((POOL_LEFT + POOL_COLS * TILE_W, y + 12), note,
+                  font=font(16), fill=MUTED, anchor="rt")
     if not pool:
-        draw.text((x, cy), "empty", font=font(22), fill=MUTED, anchor="lm")
-    for d in pool:
-        _die(draw, d, (x + size // 2, cy), size)
-        x += step
+        draw.text((POOL_LEFT + 8, y + POOL_TITLE_H + TILE_H // 2), "empty", font=font(22), fill=MUTED, anchor="lm")
+    for d, convert, (tx, ty) in zip(pool, only, pool_slots(len(pool)), strict=True):
+        _pool_die(draw, d, convert, tx, y + ty)
     held = view["held"]
     if held:
-        hx = WIDTH - 150
-        draw.text((hx - 60, y + 14), "In hand", font=font(22, True), fill=INK, anchor="rt")
-        draw.rounded_rectangle([hx - 48, cy - 48, hx + 48, cy + 52], radius=12, fill=lighten(HIGHLIGHT, 0.6),
+        hx = (POOL_LEFT + POOL_COLS * TILE_W + WIDTH) // 2
+        cy = y + POOL_TITLE_H + TILE_H - 6
+        text_centered(draw, (hx, cy - 66), "In hand", font(20, True), fill=INK)
+        draw.rounded_rectangle([hx - 46, cy - 48, hx + 46, cy + 56], radius=12, fill=lighten(HIGHLIGHT, 0.6),
                                outline=HIGHLIGHT, width=4)
-        _die(draw, held, (hx, cy), size)
+        _die(draw, held, (hx, cy), 56)
     draw.line([0, y + POOL_H - 2, WIDTH, y + POOL_H - 2], fill=GRID, width=2)
+
+
+def _pool_die(draw, d, convert: bool, x, y) -> None:
+    """One pool die in its tile: the die, its element's symbol beside it, and when the seat choosing can only
+    convert it, a hatched tile and a "convert" tag (colour alone would not do)."""
+    if convert:
+        box = [x + 2, y + 2, x + TILE_W - 4, y + TILE_H - 4]
+        draw.rounded_rectangle(box, radius=8, fill=(236, 230, 218), outline=MUTED, width=2)
+        for k in range(-TILE_H, TILE_W, 12):     # diagonal hatching, clipped to the tile by hand
+            x1, y1 = x + 4 + max(k, 0), y + 4 + max(-k, 0)
+            n = min(TILE_W - 8 - max(k, 0), TILE_H - 8 - max(-k, 0))
+            if n > 0:
+                draw.line([x1, y1, x1 + n, y1 + n], fill=(196, 186, 168), width=2)
+    colour = ELEMENT_COLOURS[d["element"]]
+    if convert:
+        colour = lighten(colour, 0.35)
+    die(draw, (x + 32, y + 34), 52, d["face"], colour=colour, outline=darken(colour, 0.4))
+    element_symbol(draw, d["element"], (x + 74, y + 34), 24)
+    if convert:
+        text_centered(draw, (x + TILE_W // 2 - 2, y + TILE_H - 16), "convert", font(16, True), fill=INK)
 
 
 def _die(draw, d, centre, size) -> None:
@@ -153,6 +198,55 @@ def _die(draw, d, centre, size) -> None:
     cx, cy = centre
     die(draw, (cx, cy - 8), size, d["face"], colour=colour, outline=darken(colour, 0.4))
     element_symbol(draw, d["element"], (cx, cy + size // 2 + 14), 26)
+
+
+# ----- the key of the element symbols ----------------------------------------------------------------------------
+def key_layout(draw) -> list[tuple[str, float, float, int]]:
+    """What the key draws, as (text or 'symbol:<element>', x, y centre, font size): two lines, the feeding cycle
+    with each symbol named, then the pairs that may never touch (W3). Returned for the tests as well."""
+    items: list[tuple[str, float, float, int]] = []
+    size = KEY_FONT
+    y1, y2 = KEY_H * 0.3, KEY_H * 0.74
+    x = 16.0
+    items.append(("Feeds", x, y1, size))
+    x += draw.textlength("Feeds", font=font(size, True)) + 10
+    cycle = [ELEMENTS[0]]
+    while len(cycle) <= len(ELEMENTS):
+        cycle.append(FEEDS[cycle[-1]])
+    for i, element in enumerate(cycle):
+        items.append((f"symbol:{element}", x + KEY_SYMBOL / 2, y1, size))
+        x += KEY_SYMBOL + 3
+        if i < len(ELEMENTS):
+            items.append((element, x, y1, size))
+            x += draw.textlength(element, font=font(size)) + 4
+            items.append(("→", x, y1, size))
+            x += draw.textlength("→", font=font(size)) + 4
+    x = 16.0
+    items.append(("Never touch", x, y2, size))
+    x += draw.textlength("Never touch", font=font(size, True)) + 12
+    for a, b in FORBIDDEN_PAIRS:
+        items.append((f"symbol:{a}", x + KEY_SYMBOL / 2, y2, size))
+        x += KEY_SYMBOL + 3
+        items.append(("✗", x, y2, size))
+        x += draw.textlength("✗", font=font(size, True)) + 3
+        items.append((f"symbol:{b}", x + KEY_SYMBOL / 2, y2, size))
+        x += KEY_SYMBOL + 16
+    items.append(("symbol:earth", x + KEY_SYMBOL / 2, y2, size))
+    x += KEY_SYMBOL + 4
+    items.append(("touches all", x, y2, size))
+    return items
+
+
+def _key(draw, y) -> None:
+    for text, x, cy, size in key_layout(draw):
+        if text.startswith("symbol:"):
+            element_symbol(draw, text.split(":", 1)[1], (x, y + cy), KEY_SYMBOL)
+        elif text == "✗":
+            draw.text((x, y + cy), text, font=font(size, True), fill=(190, 40, 30), anchor="lm")
+        else:
+            bold = text in ("Feeds", "Never touch")
+            draw.text((x, y + cy), text, font=font(size, bold), fill=INK if bold else MUTED, anchor="lm")
+    draw.line([0, y + KEY_H - 2, WIDTH, y + KEY_H - 2], fill=GRID, width=2)
 
 
 # ----- a player's sheet ----------------------------------------------------------------------------------------

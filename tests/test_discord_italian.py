@@ -228,3 +228,39 @@ async def test_the_sync_carries_the_italian_command_names(tmp_path):
         top = {c["name"]: c.get("name_localizations", {}).get("it") for c in payload}
         assert top["settings"] == "impostazioni" and top["leaderboard"] == "classifica"
     assert not fake.errors, fake.errors
+
+
+def test_public_components_in_italian_keep_canonical_values():
+    from cogs import ui
+    from table import Reply
+    from table.replies import Offer
+
+    with i18n.speaking("it"):
+        assert ui.content_of(Reply(text="x", mention=["1"])).endswith("<@1> — tocca a te.")
+        assert ui.content_of(Reply(text="x", mention=["1", "2"])).endswith("<@1> <@2> — tocca a voi.")
+        view = ui.offer_view(Offer(7, 3, ["42"], {"42": "Bob"}))
+        assert [(b.item.label, b.item.custom_id) for b in view.children] == [
+            ("Salta il turno di Bob", "th:d:7:3:skip-42"), ("Rimuovi Bob", "th:d:7:3:remove-42")]
+        select = ui.OptionSelect(7, {"yarimizu": False}, {"yarimizu": [True, False]}).item
+        assert select.placeholder == "Solo l'host: cambia un'opzione del tavolo…"
+        assert [(o.label, o.value) for o in select.options] == [("yarimizu: sì", "yarimizu=on"),
+                                                               ("yarimizu: no ✓", "yarimizu=off")]
+    # the same in English, the default
+    assert ui.offer_view(Offer(7, 3, ["42"], {"42": "Bob"})).children[0].item.label == "Skip Bob's turn"
+
+
+async def test_a_game_thread_in_an_italian_server(tmp_path):
+    async with FakeDiscord() as fake:
+        fake.guild.locale = "it"
+        fake.user("alice").locale = "it"
+        fake.user("bob").locale = "en-US"
+        async with fake.run(make_bot(tmp_path / "bot.db")):
+            await fake.slash("alice", "general", "settings", options={"threads": True})
+            # an English host: the channel reads who opened what in Italian
+            r = await answer(await fake.slash("bob", "general", "game new", options={"game": "wassamasaw"}))
+            assert not r.ephemeral and "ha aperto un tavolo di Wassamasaw in <#" in r.content
+            assert r.content.endswith(": unisciti lì.")
+            lobby = fake.last_message(fake.threads[-1])
+            assert {"Unisciti", "Esci", "Inizia"} <= {b.get("label") for b in lobby.buttons()}
+            assert_italian(lobby)
+    assert not fake.errors, fake.errors

@@ -25,11 +25,17 @@ def link(guild: str | None, channel: str) -> str:
     return f"https://discord.com/channels/{guild or '@me'}/{channel}"
 
 
-def waiting_text(summary: dict) -> str:
+def game_line(summary: dict) -> str:
+    """One game of /games: what, where, whom it waits for. One whole sentence per state, so a translator
+    sees each (and no short template like "waiting for {names}" matches an engine's lines, #17)."""
+    where = {"game": summary["title"], "channel": f"<#{summary['channel']}>",
+             "link": link(summary["guild"], summary["channel"])}
     if summary["status"] == "lobby":
-        return _("in the lobby")
+        return _("**{game}** in {channel} — in the lobby · {link}", **where)
     names = [safe(summary["names"].get(s, s)) for s in summary["waiting"]]
-    return _("waiting for {names}", names=", ".join(names)) if names else _("between moves")
+    if names:
+        return _("**{game}** in {channel} — waiting for {names} · {link}", names=", ".join(names), **where)
+    return _("**{game}** in {channel} — between moves · {link}", **where)
 
 
 class CommunityCog(commands.Cog):
@@ -112,8 +118,7 @@ class CommunityCog(commands.Cog):
             rows = await self.service.games_here(where.guild)
             if not rows:
                 return _("No games going on in this server. Open one with `/game new`.")
-            lines = [_("**{game}** in {channel} — {state} · {link}", game=g["title"], channel=f"<#{g['channel']}>",
-                       state=waiting_text(g), link=link(g["guild"], g["channel"])) for g in rows[:20]]
+            lines = [game_line(g) for g in rows[:20]]
             if len(rows) > 20:
                 lines.append(ngettext("… and {n} more.", "… and {n} more.", len(rows) - 20))
             return "\n".join(lines)

@@ -254,7 +254,8 @@ async def test_a_game_thread_in_an_italian_server(tmp_path):
         fake.guild.locale = "it"
         fake.user("alice").locale = "it"
         fake.user("bob").locale = "en-US"
-        async with fake.run(make_bot(tmp_path / "bot.db")):
+        bot = make_bot(tmp_path / "bot.db")
+        async with fake.run(bot):
             await fake.slash("alice", "general", "settings", options={"threads": True})
             # an English host: the channel reads who opened what in Italian
             r = await answer(await fake.slash("bob", "general", "game new", options={"game": "wassamasaw"}))
@@ -263,4 +264,13 @@ async def test_a_game_thread_in_an_italian_server(tmp_path):
             lobby = fake.last_message(fake.threads[-1])
             assert {"Unisciti", "Esci", "Inizia"} <= {b.get("label") for b in lobby.buttons()}
             assert_italian(lobby)
+
+            # an unexpected error: each user is told in their own language, never shown a traceback
+            async def broken(*args, **kwargs):
+                raise RuntimeError("a bug")
+            bot.service.status = broken
+            r = await answer(await fake.slash("alice", fake.threads[-1], "game status"))
+            assert r.ephemeral and r.content.startswith("Scusa, qualcosa è andato storto")
+            r = await answer(await fake.slash("bob", fake.threads[-1], "game status"))
+            assert r.ephemeral and r.content.startswith("Sorry, something went wrong")
     assert not fake.errors, fake.errors

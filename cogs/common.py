@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+import i18n
 from table import commands as game_commands
 from table.commands import after, clean  # noqa: F401  (the cogs' suggestions use them)
 
@@ -12,10 +13,21 @@ from .ui import who
 
 
 def suggest(options: list[str], current: str) -> list[app_commands.Choice[str]]:
-    """Up to 25 suggestions containing every word typed so far."""
+    """Up to 25 suggestions containing every word typed so far (in the user's words or the canonical ones):
+    each named in the user's language, its value the canonical text the game parses (#17)."""
     words = current.lower().split()
-    hits = [o for o in dict.fromkeys(options) if all(w in o.lower() for w in words)]
-    return [app_commands.Choice(name=o[:100], value=o[:100]) for o in hits[:25]]
+    shown = [(o, reads(o)) for o in dict.fromkeys(options)]
+    hits = [(o, n) for o, n in shown if all(w in o.lower() or w in n.lower() for w in words)]
+    return [app_commands.Choice(name=n[:100], value=o[:100]) for o, n in hits[:25]]
+
+
+def reads(text: str) -> str:
+    """A canonical action or a piece of one (``fire 3``, ``r2c4``) as the user reads it: a whole engine
+    sentence through its template, else each game word on its own."""
+    out = i18n.line(text)
+    if out != text:
+        return out
+    return " ".join(i18n.word(w) for w in text.split(" "))
 
 
 async def command(cog, interaction: discord.Interaction, game: str, name: str, **args) -> None:

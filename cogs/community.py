@@ -9,7 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from engine import GAMES
+from i18n import _, ngettext
 from table.service import describe_settings
 from table.store import StoreError
 
@@ -23,11 +25,17 @@ def link(guild: str | None, channel: str) -> str:
     return f"https://discord.com/channels/{guild or '@me'}/{channel}"
 
 
-def waiting_text(summary: dict) -> str:
+def game_line(summary: dict) -> str:
+    """One game of /games: what, where, whom it waits for. One whole sentence per state, so a translator
+    sees each (and no short template like "waiting for {names}" matches an engine's lines, #17)."""
+    where = {"game": summary["title"], "channel": f"<#{summary['channel']}>",
+             "link": link(summary["guild"], summary["channel"])}
     if summary["status"] == "lobby":
-        return "in the lobby"
+        return _("**{game}** in {channel} — in the lobby · {link}", **where)
     names = [safe(summary["names"].get(s, s)) for s in summary["waiting"]]
-    return "waiting for " + ", ".join(names) if names else "between moves"
+    if names:
+        return _("**{game}** in {channel} — waiting for {names} · {link}", names=", ".join(names), **where)
+    return _("**{game}** in {channel} — between moves · {link}", **where)
 
 
 class CommunityCog(commands.Cog):
@@ -81,7 +89,8 @@ class CommunityCog(commands.Cog):
 
         async def work() -> str:
             if all(v is None for v in changes.values()):
-                return "This server's settings: " + describe_settings(await self.service.settings(where.guild))
+                return _("This server's settings: {settings}",
+                         settings=describe_settings(await self.service.settings(where.guild)))
             perms = getattr(interaction.user, "guild_permissions", None)
             can = bool(perms and perms.manage_guild)
             return (await self.service.change_settings(where.guild, user, can, **changes)).private[0].text
@@ -93,7 +102,7 @@ class CommunityCog(commands.Cog):
     @app_commands.choices(direct_messages=[app_commands.Choice(name="on", value="on"),
                                            app_commands.Choice(name="off", value="off")])
     async def notify(self, interaction: discord.Interaction, direct_messages: app_commands.Choice[str]):
-        user, _ = who(interaction)
+        user, _where = who(interaction)
 
         async def work() -> str:
             return (await self.service.set_notify(user, direct_messages.value == "on")).private[0].text
@@ -103,29 +112,29 @@ class CommunityCog(commands.Cog):
     @app_commands.command(name="games", description="The games going on in this server")
     @app_commands.guild_only()
     async def games(self, interaction: discord.Interaction):
-        _, where = who(interaction)
+        _user, where = who(interaction)
 
         async def work() -> str:
             rows = await self.service.games_here(where.guild)
             if not rows:
-                return "No games going on in this server. Open one with `/game new`."
-            lines = [f"**{g['title']}** in <#{g['channel']}> — {waiting_text(g)} · {link(g['guild'], g['channel'])}"
-                     for g in rows[:20]]
-            more = f"\n… and {len(rows) - 20} more." if len(rows) > 20 else ""
-            return "\n".join(lines) + more
+                return _("No games going on in this server. Open one with `/game new`.")
+            lines = [game_line(g) for g in rows[:20]]
+            if len(rows) > 20:
+                lines.append(ngettext("… and {n} more.", "… and {n} more.", len(rows) - 20))
+            return "\n".join(lines)
 
         await self.respond(interaction, work)
 
     @app_commands.command(name="mygames", description="Where it is your turn, in every server")
     async def mygames(self, interaction: discord.Interaction):
-        user, _ = who(interaction)
+        user, _where = who(interaction)
 
         async def work() -> str:
             rows = await self.service.my_turns(user)
             if not rows:
-                return "No game is waiting for you right now."
+                return _("No game is waiting for you right now.")
             lines = [f"**{g['title']}** — {link(g['guild'], g['channel'])}" for g in rows[:20]]
-            return "Your move in:\n" + "\n".join(lines)
+            return _("Your move in:\n{games}", games="\n".join(lines))
 
         await self.respond(interaction, work)
 
@@ -133,21 +142,33 @@ class CommunityCog(commands.Cog):
     @app_commands.describe(user="Whose stats (you by default)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None):
         target = user or interaction.user
-        _, where = who(interaction)
+        _user, where = who(interaction)
         name = safe(getattr(target, "display_name", target.name))
 
-        def block(title, st):
+        def block(where_text, st):
             if not st.by_game:
-                return f"{title}: no games yet."
-            rows = [f"{GAMES[k].title if k in GAMES else k}: {r.wins} won, {r.losses} lost of {r.played}"
-                    + (f" ({r.abandoned} abandoned)" if r.abandoned else "") for k, r in sorted(st.by_game.items())]
-            return f"{title} — {st.total.wins} won of {st.total.played}:\n" + "\n".join(rows)
+                return _("{where}: no games yet.", where=where_text)
+            rows = []
+            for k, r in sorted(st.by_game.items()):
+                title = GAMES[k].title if k in GAMES else k
+                if r.abandoned:
+                    rows.append(_("{game}: {wins} won, {losses} lost of {played} ({abandoned} abandoned)", game=title,
+                                  wins=r.wins, losses=r.losses, played=r.played, abandoned=r.abandoned))
+                else:
+                    rows.append(_("{game}: {wins} won, {losses} lost of {played}", game=title, wins=r.wins,
+                                  losses=r.losses, played=r.played))
+            head = _("{where} — {wins} won of {played}:", where=where_text, wins=st.total.wins,
+                     played=st.total.played)
+            return "\n".join([head] + rows)
 
         async def work() -> str:
-            parts = [f"**{name}**"]
-            if where.guild:
-                parts.append(block("In this server", await self.service.stats(str(target.id), where.guild)))
-            parts.append(block("Everywhere", await self.service.stats(str(target.id))))
+            here = await self.service.stats(str(target.id), where.guild) if where.guild else None
+            everywhere = await self.service.stats(str(target.id))
+            with i18n.public():          # a public answer: the channel's language
+                parts = [f"**{name}**"]
+                if here is not None:
+                    parts.append(block(_("In this server"), here))
+                parts.append(block(_("Everywhere"), everywhere))
             return "\n".join(parts)
 
         await self.respond(interaction, work, ephemeral=False)
@@ -155,15 +176,17 @@ class CommunityCog(commands.Cog):
     @app_commands.command(name="leaderboard", description="The best players of a game in this server")
     @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
-        _, where = who(interaction)
+        _user, where = who(interaction)
 
         async def work() -> str:
             board = await self.service.leaderboard(game.value, where.guild)
-            if not board:
-                return f"Nobody has finished a game of {game.name} here yet."
-            lines = [f"{i + 1}. {safe(name)} — {rec.wins} won of {rec.played} ({rec.rate:.0%})"
-                     for i, (_, name, rec) in enumerate(board[:10])]
-            return f"**{game.name}** leaderboard\n" + "\n".join(lines)
+            with i18n.public():          # a public answer: the channel's language
+                if not board:
+                    return _("Nobody has finished a game of {game} here yet.", game=game.name)
+                lines = [_("{rank}. {name} — {wins} won of {played} ({rate})", rank=i + 1, name=safe(name),
+                           wins=rec.wins, played=rec.played, rate=f"{rec.rate:.0%}")
+                         for i, (_player, name, rec) in enumerate(board[:10])]
+                return "\n".join([_("**{game}** leaderboard", game=game.name)] + lines)
 
         await self.respond(interaction, work, ephemeral=False)
 

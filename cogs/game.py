@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 
@@ -9,7 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from engine import GAMES
+from i18n import _
 from table import Private, Reply, TableService, User, Where
 from table.replies import name_seats, pages
 from table.store import StoreError
@@ -27,11 +30,11 @@ def lobby_view(row) -> discord.ui.View:
     """Join, Leave, Add computer, Start, and the host's option select."""
     view = discord.ui.View(timeout=None)
     gid = row.id
-    view.add_item(ui.LobbyButton(gid, "join", "Join", discord.ButtonStyle.success))
-    view.add_item(ui.LobbyButton(gid, "leave", "Leave"))
-    view.add_item(ui.LobbyButton(gid, "bot", "Add computer"))
-    view.add_item(ui.LobbyButton(gid, "start", "Start", discord.ButtonStyle.primary))
-    view.add_item(ui.LobbyButton(gid, "shuffle", "Start (shuffled seats)"))
+    view.add_item(ui.LobbyButton(gid, "join", _("Join"), discord.ButtonStyle.success))
+    view.add_item(ui.LobbyButton(gid, "leave", _("Leave")))
+    view.add_item(ui.LobbyButton(gid, "bot", _("Add computer")))
+    view.add_item(ui.LobbyButton(gid, "start", _("Start"), discord.ButtonStyle.primary))
+    view.add_item(ui.LobbyButton(gid, "shuffle", _("Start (shuffled seats)")))
     game = GAMES.get(row.game)
     select = ui.OptionSelect(gid, row.options, game.option_choices) if game else None
     if select is not None:
@@ -73,26 +76,30 @@ class GameCog(commands.Cog):
         ephemeral. A stale click gets the current prompt's buttons with its ephemeral answer."""
         me = str(interaction.user.id)
         privates = reply.private_for(me)
-        if view is None:
-            view = await self.components(reply)
         public = bool(reply.text or reply.image)
+        if view is None:
+            # a public message's buttons speak the channel's language; a stale click's (ephemeral) the user's
+            with i18n.public() if public else contextlib.nullcontext():
+                view = await self.components(reply)
         deferred = interaction.extras.get("deferred")
         if deferred == "public" and not public:
             # a public "thinking" would turn the first follow-up public: clear it, then answer privately
             await interaction.delete_original_response()
         elif deferred == "private" and public:
             # a private "thinking" takes the first follow-up privately: fill it, then post in public
-            first = privates.pop(0).text[:2000] if privates else "Done."
+            first = privates.pop(0).text[:2000] if privates else _("Done.")
             await interaction.edit_original_response(content=first)
         if public and self.continues(interaction, reply):
             await self._update(interaction, reply, view)
             view = None
         elif public:
-            await self._respond(interaction, content=content_of(reply), file=file_of(reply.image), view=view,
+            with i18n.public():
+                content = content_of(reply)
+            await self._respond(interaction, content=content, file=file_of(reply.image), view=view,
                                 allowed_mentions=mentions(reply.mention), ephemeral=False)
             view = None
         elif not privates:
-            privates = [Private(me, "Done.")]
+            privates = [Private(me, _("Done."))]
         for p in privates:
             await self._respond(interaction, content=p.text[:2000], file=file_of(p.image), ephemeral=True,
                                 view=view if (reply.stale or reply.ok) else None)
@@ -110,7 +117,9 @@ class GameCog(commands.Cog):
                 and reply.turn.to_act == [str(interaction.user.id)])
 
     async def _update(self, interaction: discord.Interaction, reply: Reply, view) -> None:
-        kwargs = {"content": content_of(reply), "view": view, "allowed_mentions": NO_PINGS,
+        with i18n.public():
+            content = content_of(reply)
+        kwargs = {"content": content, "view": view, "allowed_mentions": NO_PINGS,
                   "attachments": [file_of(reply.image)] if reply.image is not None else []}
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
@@ -218,18 +227,22 @@ class GameCog(commands.Cog):
                 log.warning("could not open a game thread in channel %s; playing in the channel", where.channel)
                 reply = await self.service.open_table(where, user, game.value)
                 if reply.ok:
-                    reply.text += "\n(I could not open a thread here — I need Create Public Threads — so the "\
-                                  "game is played in this channel.)"
+                    with i18n.public():
+                        reply.text += "\n" + _("(I could not open a thread here — I need Create Public Threads "
+                                               "— so the game is played in this channel.)")
                 return reply
             reply = await self.service.open_table(Where(str(thread.id), where.guild), user, game.value,
                                                   parent_channel=where.channel)
             if not reply.ok:
                 await thread.delete()
                 return reply
-            await thread.send(content_of(reply), view=await self.components(reply), allowed_mentions=NO_PINGS)
+            with i18n.public():
+                content, view = content_of(reply), await self.components(reply)
+                text = _("{name} opened a table for {game} in {thread}: join there.", name=ui.safe(user.name),
+                         game=game.name, thread=thread.mention)
+            await thread.send(content, view=view, allowed_mentions=NO_PINGS)
             await thread.add_user(interaction.user)
-            return Reply(text=f"{ui.safe(user.name)} opened a table for {game.name} in {thread.mention}: join there.",
-                         game_id=reply.game_id)
+            return Reply(text=text, game_id=reply.game_id)
 
         await self.guarded(interaction, work)
 
@@ -261,7 +274,8 @@ class GameCog(commands.Cog):
         row = await self.service.store.open_game(str(interaction.channel_id))
         if row is None or row.game not in GAMES:
             return []
-        return [app_commands.Choice(name=n, value=n) for n in GAMES[row.game].options if current.lower() in n][:25]
+        return [app_commands.Choice(name=i18n.word(n)[:100], value=n) for n in GAMES[row.game].options
+                if current.lower() in n or current.lower() in i18n.word(n).lower()][:25]
 
     @option.autocomplete("value")
     async def option_value_complete(self, interaction: discord.Interaction, current: str):
@@ -269,8 +283,11 @@ class GameCog(commands.Cog):
         if row is None or row.game not in GAMES:
             return []
         choices = GAMES[row.game].option_choices.get(str(interaction.namespace.name or ""), [])
-        shown = [("on" if v else "off") if isinstance(v, bool) else str(v) for v in choices]
-        return [app_commands.Choice(name=v, value=v) for v in shown if current.lower() in v.lower()][:25]
+        # each value as the reader says it (on → sì), sent as the canonical value
+        shown = [(ui.switch(v), "on" if v else "off") if isinstance(v, bool) else (i18n.word(str(v)), str(v))
+                 for v in choices]
+        return [app_commands.Choice(name=n[:100], value=v) for n, v in shown
+                if current.lower() in v.lower() or current.lower() in n.lower()][:25]
 
     @game.command(name="start", description="Host: start the game")
     @app_commands.describe(order="Seat order: as joined, or shuffled")
@@ -303,7 +320,8 @@ class GameCog(commands.Cog):
             return []
         names = row.names if row else {}
         words = current.lower().split()
-        shown = [(name_seats(a, names), a) for a in actions]
+        # the name in the user's language, the value the canonical action (#17)
+        shown = [(name_seats(i18n.line(a), names), a) for a in actions]
         hits = [(n, a) for n, a in shown if all(w in n.lower() or w in a.lower() for w in words)]
         return [app_commands.Choice(name=label(n)[:100], value=a[:100]) for n, a in hits[:25]]
 
@@ -315,7 +333,8 @@ class GameCog(commands.Cog):
     @game.command(name="rules", description="A short guide to a game and to playing it here")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
-        text = self.service.rules(game.value) or "No guide for that game yet."
+        who(interaction)          # the guide in the user's language
+        text = self.service.rules(game.value) or _("No guide for that game yet.")
         first, *rest = pages(text)                      # several messages of at most 2000, cut at paragraphs
         await interaction.response.send_message(first, ephemeral=True)
         for page in rest:
@@ -364,7 +383,7 @@ class GameCog(commands.Cog):
 
         async def work():
             if not arg.isdigit():
-                return Reply.fail(user.id, "That choice is not offered.")
+                return Reply.fail(user.id, _("That choice is not offered."))
             return await self._check_game(user, where, game_id) or \
                 await self.service.act(where, user, version=version, index=int(arg))
 
@@ -379,7 +398,7 @@ class GameCog(commands.Cog):
         if not reply.ok:
             return reply
         actions = reply.choices
-        reply.private[0].text = "Your choice (only you see this):"
+        reply.private[0].text = _("Your choice (only you see this):")
         return Answer(reply, ui.picker_view(reply.turn, actions, group=group))
 
     async def on_group(self, interaction, kind, game_id, version, arg):
@@ -403,7 +422,7 @@ class GameCog(commands.Cog):
             "shuffle": lambda: svc.start(where, user, shuffle=True),
         }
         if arg not in actions:
-            await interaction.response.send_message("Unknown lobby button.", ephemeral=True)
+            await interaction.response.send_message(_("Unknown lobby button."), ephemeral=True)
             return
 
         async def work():
@@ -414,7 +433,7 @@ class GameCog(commands.Cog):
 
     async def on_option(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)
-        name, _, value = arg.partition("=")
+        name, _sep, value = arg.partition("=")
 
         async def work():
             stale = await self._check_game(user, where, game_id)
@@ -433,7 +452,7 @@ class GameCog(commands.Cog):
 
     async def on_deadline(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)
-        what, _, seat = arg.partition("-")
+        what, _sep, seat = arg.partition("-")
 
         async def work():
             stale = await self._check_game(user, where, game_id)
@@ -443,7 +462,7 @@ class GameCog(commands.Cog):
                 return await self.service.skip(where, user, seat, version)
             if what == "remove":
                 return await self.service.remove(where, user, seat, version)
-            return Reply.fail(user.id, "Unknown choice.")
+            return Reply.fail(user.id, _("Unknown choice."))
 
         await self.guarded(interaction, work)
 
@@ -451,8 +470,8 @@ class GameCog(commands.Cog):
         """A button of another (ended) game in this channel is answered, not obeyed."""
         row = await self.service.store.open_game(where.channel)
         if row is None or row.id != game_id:
-            return Reply.fail(user.id, "This message belongs to a game that has ended. `/game status` shows "
-                                       "the table now.")
+            return Reply.fail(user.id, _("This message belongs to a game that has ended. `/game status` shows "
+                                         "the table now."))
         return None
 
 

@@ -195,7 +195,7 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
             pass
     runner = asyncio.create_task(bot.start(token))
     stopper = asyncio.create_task(stopping.wait())
-    done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    done, _pending = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
     code = 0
     if runner in done:
         try:

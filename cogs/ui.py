@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 import i18n
+from i18n import N_, _, ngettext, pgettext
 from table import Reply, Turn, User, Where
 from table.service import seconds_text
 
@@ -35,11 +36,20 @@ PREFIX = "th"
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
 
 
-APOLOGY = "Sorry, something went wrong on our side. The game is safe; please try again in a moment."
+APOLOGY = N_("Sorry, something went wrong on our side. The game is safe; please try again in a moment.")
 
 
-async def apologize(interaction: discord.Interaction, text: str = APOLOGY) -> None:
+def to_user(interaction: discord.Interaction):
+    """Speak the language of the user behind ``interaction``, for an answer only they see, even where the
+    interaction's languages were never set (an error before a command ran)."""
+    return i18n.speaking(i18n.normalise(interaction.locale))
+
+
+async def apologize(interaction: discord.Interaction, text: str | None = None) -> None:
     """The short answer to an unexpected error (already logged): never a traceback, never silence."""
+    if text is None:
+        with to_user(interaction):
+            text = _(APOLOGY)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -69,7 +79,7 @@ async def acknowledged(interaction: discord.Interaction, work, *, private: bool)
     """Run ``work()``; if it has not finished within ACK_WITHIN (a busy database, fifty channels moving at
     once), defer the interaction meanwhile, so it is never answered late. Fast answers stay one message."""
     task = asyncio.ensure_future(work())
-    done, _ = await asyncio.wait({task}, timeout=ACK_WITHIN)
+    done, _pending = await asyncio.wait({task}, timeout=ACK_WITHIN)
     if not done:
         try:
             await defer(interaction, private=private)
@@ -114,10 +124,12 @@ def mentions(ids: list[str]) -> discord.AllowedMentions:
 
 
 def content_of(reply: Reply) -> str:
+    """A reply's public text and the mentions of whoever must act (built in the channel's language)."""
     text = reply.text or ""
     pings = [f"<@{m}>" for m in reply.mention if m.isdigit()]
     if pings:
-        text += "\n" + " ".join(pings) + (" — your move." if len(pings) == 1 else " — your choices.")
+        text += "\n" + ngettext("{mentions} — your move.", "{mentions} — your choices.", len(pings),
+                                mentions=" ".join(pings))
     if len(text) > MAX_CONTENT:
         text = text[: MAX_CONTENT - 1] + "…"
     return text
@@ -162,7 +174,8 @@ def action_items(turn: Turn, actions: list[str], indices: list[int] | None = Non
     special = LABELS.get(turn.game)
 
     def shown(action: str) -> str:
-        return turn.label(special(action, turn.table) if special else action)
+        # what the player reads, in the current language; the custom id keeps the action's index (#17)
+        return turn.label(i18n.line(special(action, turn.table) if special else action))
     idx = list(range(len(actions))) if indices is None else indices
     if len(idx) <= MAX_BUTTONS:
         return [ActionButton(game_id, version, i, shown(actions[i])) for i in idx]
@@ -171,8 +184,8 @@ def action_items(turn: Turn, actions: list[str], indices: list[int] | None = Non
     gs = groups([actions[i] for i in idx])
     gs = [(name, [idx[j] for j in members]) for name, members in gs]
     if len(gs) <= MAX_BUTTONS:
-        return [GroupButton(game_id, version, k, shown(name)) for k, (name, _) in enumerate(gs)]
-    return [GroupSelect(game_id, version, [(k, shown(name)) for k, (name, _) in enumerate(gs)])]
+        return [GroupButton(game_id, version, k, shown(name)) for k, (name, _members) in enumerate(gs)]
+    return [GroupSelect(game_id, version, [(k, shown(name)) for k, (name, _members) in enumerate(gs)])]
 
 
 def turn_view(turn: Turn | None, *, with_my_view: bool = True) -> discord.ui.View | None:
@@ -220,8 +233,9 @@ HANDLERS: dict[str, Handler] = {}
 async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, version: int, arg: str) -> None:
     handler = HANDLERS.get(kind)
     if handler is None:
-        await interaction.response.send_message("This button belongs to a feature that is not loaded.",
-                                                ephemeral=True)
+        with to_user(interaction):
+            text = _("This button belongs to a feature that is not loaded.")
+        await interaction.response.send_message(text, ephemeral=True)
         return
     await handler(interaction, kind, game_id, version, arg)
 
@@ -254,11 +268,12 @@ def GroupButton(game_id: int, version: int, index: int, text: str) -> _Button:
 
 
 def PrivateButton(game_id: int, version: int) -> _Button:
-    return _Button("p", game_id, version, "", "Choose (only you see it)", discord.ButtonStyle.success, "🔒")
+    return _Button("p", game_id, version, "", _("Choose (only you see it)"),
+                   discord.ButtonStyle.success, "🔒")
 
 
 def MyViewButton(game_id: int) -> _Button:
-    return _Button("v", game_id, 0, "", "My view", discord.ButtonStyle.secondary, "👁")
+    return _Button("v", game_id, 0, "", _("My view"), discord.ButtonStyle.secondary, "👁")
 
 
 def LobbyButton(game_id: int, what: str, text: str, style=discord.ButtonStyle.secondary) -> _Button:
@@ -266,7 +281,8 @@ def LobbyButton(game_id: int, what: str, text: str, style=discord.ButtonStyle.se
 
 
 def ConfirmAbandon(game_id: int) -> _Button:
-    return _Button("x", game_id, 0, "", "Yes, abandon the game", discord.ButtonStyle.danger)
+    return _Button("x", game_id, 0, "", _("Yes, abandon the game"),
+                   discord.ButtonStyle.danger)
 
 
 def offer_view(offer) -> discord.ui.View | None:
@@ -275,10 +291,12 @@ def offer_view(offer) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     for seat in offer.absent[:12]:
-        name = offer.names.get(seat, "them")
-        view.add_item(_Button("d", offer.game_id, offer.version, f"skip-{seat}", f"Skip {name}'s turn",
+        name = offer.names.get(seat)
+        skip = _("Skip {name}'s turn", name=name) if name else _("Skip their turn")
+        remove = _("Remove {name}", name=name) if name else _("Remove them")
+        view.add_item(_Button("d", offer.game_id, offer.version, f"skip-{seat}", skip,
                               discord.ButtonStyle.primary))
-        view.add_item(_Button("d", offer.game_id, offer.version, f"remove-{seat}", f"Remove {name}",
+        view.add_item(_Button("d", offer.game_id, offer.version, f"remove-{seat}", remove,
                               discord.ButtonStyle.danger))
     return view
 
@@ -302,12 +320,12 @@ class _Select(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_ID):
 
 def ActionSelect(game_id: int, version: int, entries: list[tuple[int, str]]) -> _Select:
     return _Select("s", game_id, version, [discord.SelectOption(label=label(t), value=str(i)) for i, t in entries],
-                   "Choose your move…")
+                   _("Choose your move…"))
 
 
 def GroupSelect(game_id: int, version: int, entries: list[tuple[int, str]]) -> _Select:
     return _Select("g", game_id, version, [discord.SelectOption(label=label(t), value=str(i)) for i, t in entries],
-                   "Choose what to do…")
+                   _("Choose what to do…"))
 
 
 def OptionSelect(game_id: int, options: dict, choices: dict[str, list]) -> _Select | None:
@@ -317,11 +335,23 @@ def OptionSelect(game_id: int, options: dict, choices: dict[str, list]) -> _Sele
         for value in choices.get(name, []):
             shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
             mark = " ✓" if value == current else ""
-            words = seconds_text(value) if name.endswith("_time") and isinstance(value, int) else shown
-            entries.append(discord.SelectOption(label=label(f"{name}: {words}{mark}"), value=f"{name}={shown}"))
+            # the label in the reader's words (an option named as a game word, on/off); the value canonical
+            if name.endswith("_time") and isinstance(value, int):
+                words = seconds_text(value)
+            elif isinstance(value, bool):
+                words = switch(value)
+            else:
+                words = i18n.word(shown)
+            entries.append(discord.SelectOption(label=label(f"{i18n.word(name)}: {words}{mark}"),
+                                                value=f"{name}={shown}"))
     if not entries:
         return None
-    return _Select("o", game_id, 0, entries, "Host: change a table option…")
+    return _Select("o", game_id, 0, entries, _("Host: change a table option…"))
+
+
+def switch(on: bool) -> str:
+    """An option's on/off as the reader says it."""
+    return pgettext("switch", "on") if on else pgettext("switch", "off")
 
 
 DYNAMIC_ITEMS = (_Button, _Select)

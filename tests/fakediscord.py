@@ -33,7 +33,8 @@ Main API (see the docstrings below for details):
 * ``fake.run(bot)``: async context manager running ``bot.start(fake.token)`` until READY/GUILD_CREATE was sent; on
   exit closes the bot and awaits its task.  ``fake.wait_until_connected()``, ``fake.close_gateway()``.
 * ``fake.user(name)`` -> ``FakeUser``; ``fake.channel(name_or_id)`` -> ``FakeChannel``; ``fake.guild``,
-  ``fake.bot_user``, ``fake.application_id``.
+  ``fake.bot_user``, ``fake.application_id``.  Languages: ``fake.user(name).locale = "it"`` (the client's, each
+  interaction's ``locale``) and ``fake.guild.locale = "it"`` (the server's preferred, ``guild_locale``).
 * ``await fake.slash(user, channel, "group sub", options={...})``, ``await fake.autocomplete(user, channel,
   "group sub", options={...}, focused="name")``, ``await fake.click(user, message, custom_id=None, *, label=None)``,
   ``await fake.select(user, message, custom_id, values)``, ``await fake.submit_modal(user, record, values)``:
@@ -161,6 +162,7 @@ class FakeUser:
     roles: list[int] = field(default_factory=list)
     nick: str | None = None
     joined_at: str = field(default_factory=_now)
+    locale: str = "en-US"  # the language of the user's Discord client, sent as each interaction's ``locale``
 
     @property
     def mention(self) -> str:
@@ -265,6 +267,7 @@ class FakeGuild:
     roles: list[dict]
     channels: list[FakeChannel]
     members: list[FakeUser]
+    locale: str = "en-US"  # the server's preferred locale: ``guild_locale`` of its interactions
 
     def payload(self) -> dict:
         return {
@@ -293,7 +296,7 @@ class FakeGuild:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
@@ -941,7 +944,7 @@ class FakeDiscord:
             "data": data,
             "token": token,
             "version": 1,
-            "locale": "en-US",
+            "locale": user.locale,
             "app_permissions": ALL_PERMISSIONS,
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -949,8 +952,8 @@ class FakeDiscord:
         if channel is not None and channel.type != 1:
             payload.update(
                 guild_id=str(self.guild.id),
-                guild_locale="en-US",
-                guild={"id": str(self.guild.id), "locale": "en-US", "features": []},
+                guild_locale=self.guild.locale,
+                guild={"id": str(self.guild.id), "locale": self.guild.locale, "features": []},
                 channel_id=str(channel.id),
                 channel=dict(channel.payload(), permissions=MEMBER_PERMISSIONS),
                 member=self._member_payload(user),

@@ -280,7 +280,7 @@ class Console:
                  if r.abandoned else
                  _("{title}: {won} won, {lost} lost of {played}", title=GAMES[k].title if k in GAMES else k,
                    won=r.wins, lost=r.losses, played=r.played)) for k, r in sorted(st.by_game.items())]
-        return Reply(private=[Private(user.id, _("{who}: {record}", who=who, record="; ".join(rows))
+        return Reply(private=[Private(user.id, pgettext("stats", "{who}: {record}", who=who, record="; ".join(rows))
                                       if rows else _("{who}: no games yet.", who=who))])
 
     async def cmd_leaderboard(self, user, where, options) -> Reply:

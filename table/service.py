@@ -294,7 +294,7 @@ class TableService:
             row = await self._update_lobby(row, seats=seats)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, _("The table changed as you joined; try again."))
-        return self._lobby_reply(row, _("{name} joined.", name=self.shown(user.name)))
+        return self._lobby_reply(row, pgettext("lobby", "{name} joined.", name=self.shown(user.name)))
 
     async def add_bot(self, where: Where, user: User, level: str = "easy") -> Reply:
         if level not in ai.LEVELS:
@@ -316,7 +316,7 @@ class TableService:
             if isinstance(row, Reply):
                 return Reply.fail(user.id, _("The table changed meanwhile; try again."))
         return self._lobby_reply(row, _("{name} added a computer player ({level}).", name=self.shown(user.name),
-                                        level=pgettext("level", level)))
+                                        level=pgettext("choice", level)))
 
     async def leave(self, where: Where, user: User) -> Reply:
         async with self.lock(where.channel):
@@ -343,7 +343,7 @@ class TableService:
         if was_host:
             return self._lobby_reply(row, _("{name} left. {host} is the host now.", name=self.shown(user.name),
                                             host=self.text_names(row)[host]))
-        return self._lobby_reply(row, _("{name} left.", name=self.shown(user.name)))
+        return self._lobby_reply(row, pgettext("lobby", "{name} left.", name=self.shown(user.name)))
 
     async def set_option(self, where: Where, user: User, name: str, value: str) -> Reply:
         async with self.lock(where.channel):
@@ -472,7 +472,7 @@ class TableService:
                 except IllegalAction as e:
                     why = self.illegal(e)
                     if steps and len(steps) > 1:
-                        why = _("{error} (step {n}: {action})", error=why, n=len(moves) + 1, action=text)
+                        why = pgettext("step", "{error} (step {n}: {action})", error=why, n=len(moves) + 1, action=text)
                     return Reply.fail(user.id, why, game_id=row.id, version=row.version)
                 moves.append((user.id, text, game.describe(state, user.id, text, new)))
                 state = new
@@ -1311,9 +1311,10 @@ def _duration(seconds: float) -> str:
 
 
 def describe_settings(s: Settings) -> str:
-    reminder = _("every {hours} h", hours=f"{s.reminder_hours:g}") if s.reminder_hours > 0 \
+    reminder = pgettext("reminders", "every {hours} h", hours=f"{s.reminder_hours:g}") if s.reminder_hours > 0 \
         else pgettext("reminders", "off")
-    deadline = _("{hours} h", hours=f"{s.deadline_hours:g}") if s.deadline_hours > 0 else pgettext("deadline", "none")
+    deadline = pgettext("deadline", "{hours} h", hours=f"{s.deadline_hours:g}") if s.deadline_hours > 0 \
+        else pgettext("deadline", "none")
     action = {"vote": _("the other players may skip or remove the absent player (buttons)"),
               "skip": _("a computer plays the missed turn"),
               "remove": _("a computer takes the seat")}[s.deadline_action]

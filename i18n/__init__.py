@@ -241,7 +241,8 @@ def _line_patterns(locale: str) -> list[tuple[re.Pattern, str]]:
                 regex += f"(?P={part})"
             else:
                 seen.add(part)
-                regex += f"(?P<{part}>.+?)"
+                # a value never spans a sentence's end: "A. B to play." is two sentences, not "{seat} to play."
+                regex += f"(?P<{part}>(?:(?![.!?]\\s).)+?)"
         out.append((re.compile(regex + r"\Z", re.S), template))
     return out
 

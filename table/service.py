@@ -154,9 +154,10 @@ class TableService:
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
         # the channel's picture speaks the channel's language, a private one its viewer's (when it is the caller)
         locale = i18n.user_locale() if viewer is not None and viewer == i18n.caller() else i18n.current()
+        with i18n.speaking(locale):           # its description in words too
+            alt = self.alt_text(row, game, view if viewer is None else game.view(state, None))
         return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png",
-                       job=(row.game, view, names, viewer, locale),
-                       alt=self.alt_text(row, game, view if viewer is None else game.view(state, None)))
+                       job=(row.game, view, names, viewer, locale), alt=alt)
 
     @staticmethod
     def alt_text(row: GameRow, game: Game, public_view: dict) -> str:
@@ -713,7 +714,7 @@ class TableService:
                 parts.append(_("Your choices: {actions}", actions="; ".join(actions[:40])
                                + (" …" if len(actions) > 40 else "")))
             # only values that mean something now (never "my_choice: None"), in words (#16)
-            parts += [pgettext("private", "{what}: {value}", what=_(words), value=_show(view[k]))
+            parts += [pgettext("private", "{what}: {value}", what=_(words), value=_show(_words_of(view[k])))
                       for k, words in PRIVATE_WORDS.items() if view.get(k) not in (None, [], "", {})]
             text = "\n".join(parts)
         return Reply(game_id=row.id, version=row.version, status=row.status,
@@ -1286,6 +1287,15 @@ def _show(value) -> str:
     if isinstance(value, list):
         return ", ".join(_show(v) for v in value)
     return str(value)
+
+
+def _words_of(value):
+    """A private value (a hand, a choice) as the reader's words: the games' words translated, the rest as it is."""
+    if isinstance(value, str):
+        return i18n.line(value)
+    if isinstance(value, list):
+        return [_words_of(v) for v in value]
+    return value
 
 
 def seconds_text(seconds: float) -> str:

@@ -27,8 +27,6 @@ from i18n import N_, W_  # marks only: the engine writes English; the edge trans
 from .rng import Rng, seed_state
 
 NONE = W_("none")
-# ``summary_text`` joins sentences; the edge translates them one by one, and splits "Scores: a 3" at its colon
-SUMMARY_PIECES = (N_("Scores:"), N_("Game over."))
 
 State = dict[str, Any]
 

@@ -22,7 +22,11 @@ import pickle
 import re
 from typing import Any
 
+from i18n import N_, W_  # marks only: the engine writes English; the edge translates what it shows
+
 from .rng import Rng, seed_state
+
+NONE = W_("none")
 
 State = dict[str, Any]
 
@@ -82,20 +86,23 @@ class Game:
 
     def players_message(self) -> str:
         if self.min_players == self.max_players:
-            return f"{self.title} is for exactly {self.min_players} players."
-        return f"{self.title} is for {self.min_players} to {self.max_players} players."
+            return N_("{title} is for exactly {n} players.").format(title=self.title, n=self.min_players)
+        return N_("{title} is for {low} to {high} players.").format(title=self.title, low=self.min_players,
+                                                                   high=self.max_players)
 
     def check_options(self, options: dict | None) -> dict:
         """Defaults merged with the given options; unknown names and values are refused."""
         merged = dict(self.options)
         for name, value in (options or {}).items():
             if name not in self.options:
-                known = ", ".join(sorted(self.options)) or "none"
-                raise IllegalAction(f"{self.title} has no option '{name}' (options: {known}).")
+                known = ", ".join(sorted(self.options)) or NONE
+                raise IllegalAction("{title} has no option '{name}' (options: {known}).", title=self.title,
+                                    name=name, known=known)
             choices = self.option_choices.get(name)
             if choices is not None and value not in choices:
                 allowed = ", ".join(str(c) for c in choices)
-                raise IllegalAction(f"Option '{name}' can be {allowed}; not '{value}'.")
+                raise IllegalAction("Option '{name}' can be {allowed}; not '{value}'.", name=name, allowed=allowed,
+                                    value=value)
             merged[name] = value
         return merged
 
@@ -201,7 +208,7 @@ class Game:
 
     def waiting_message(self, state: State, seat: str) -> str:
         """Why ``seat`` may not act now (a game with simultaneous choices may say more)."""
-        return "It is not your turn."
+        return N_("It is not your turn.")
 
     def play(self, state: State, seat: str, action: str) -> None:
         """Carry out one action on ``state`` (already a private copy); raise IllegalAction if it is not legal."""
@@ -229,18 +236,29 @@ def summary_text(title: str, view: dict, *, last: str | None = None, scores: dic
         if text:
             parts.append(text.strip().rstrip(".") + ".")
     if scores:
-        parts.append("Scores: " + ", ".join(f"{s} {n}" for s, n in scores.items()) + ".")
+        parts.append(N_("Scores: {scores}.").format(scores=", ".join(f"{s} {n}" for s, n in scores.items())))
     res = view.get("result")
     to_act = view.get("to_act") or []
     if isinstance(res, dict) and res.get("winners"):
         winners = res["winners"]
         teams = [t for t in res.get("teams") or [] if set(t) & set(winners)]
         if len(teams) == 1 and sorted(teams[0]) == sorted(winners):
-            parts.append("Game over: team " + " and ".join(winners) + " wins.")
+            if len(winners) == 2:
+                parts.append(N_("Game over: team {first} and {second} wins.").format(first=winners[0],
+                                                                                    second=winners[1]))
+            else:
+                parts.append(N_("Game over: team {winners} wins.").format(winners=" and ".join(winners)))
+        elif len(winners) == 1:
+            parts.append(N_("Game over: {winner} wins.").format(winner=winners[0]))
+        elif len(winners) == 2:
+            parts.append(N_("Game over: {first} and {second} share the win.").format(first=winners[0],
+                                                                                    second=winners[1]))
         else:
-            parts.append("Game over: " + " and ".join(winners) + (" wins." if len(winners) == 1 else " share the win."))
+            parts.append(N_("Game over: {winners} share the win.").format(winners=" and ".join(winners)))
     elif view.get("over") or view.get("phase") == "over":
-        parts.append("Game over.")
+        parts.append(N_("Game over."))
+    elif len(to_act) == 1:
+        parts.append(N_("{seat} to play.").format(seat=to_act[0]))
     elif to_act:
-        parts.append(f"{', '.join(to_act)} to {'play' if len(to_act) == 1 else 'choose'}.")
+        parts.append(N_("{seats} to choose.").format(seats=", ".join(to_act)))
     return " ".join(parts)

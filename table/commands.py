@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from engine import GAMES
+from i18n import _, pgettext
 
 from .replies import Reply, User, Where, name_seats
 
@@ -59,12 +60,12 @@ async def wassamasaw_take(ctx: Context, die: str, cell: str | None = None) -> St
     die_text = clean(die)
     if f"convert {die_text}" in legal:
         if cell:
-            return ctx.fail(f"The {die_text} cannot be placed now, so it is converted: leave out the cell.")
+            return ctx.fail(_("The {die} cannot be placed now, so it is converted: leave out the cell.", die=die_text))
         return [f"convert {die_text}"]
     if f"take {die_text}" not in legal:
         dice = sorted({a.split(" ", 1)[1] for a in legal if a.startswith(("take ", "convert "))})
         if dice:
-            return ctx.fail(f"There is no {die_text} you can take. The pool: {', '.join(dice)}.")
+            return ctx.fail(_("There is no {die} you can take. The pool: {dice}.", die=die_text, dice=", ".join(dice)))
         return [f"take {die_text}"]          # the engine says why not
     steps = [f"take {die_text}"]
     if cell:
@@ -124,7 +125,8 @@ async def seikatsu_place(ctx: Context, tile: str, space: str) -> Steps:
         return [action]
     tiles = sorted({" ".join(a.split()[1:-1]) for a in legal if a.startswith("place ")})
     if clean(tile) not in tiles:
-        return ctx.fail("Your hand holds: " + ", ".join(tiles) + "." if tiles else "You are not placing a tile now.")
+        return ctx.fail(_("Your hand holds: {tiles}.", tiles=", ".join(tiles)) if tiles
+                        else _("You are not placing a tile now."))
     return [action]              # the engine explains what is wrong with the space
 
 
@@ -161,10 +163,10 @@ async def wurrm_reroll(ctx: Context, dice: str | None = None) -> Steps:
         return [verb]
     words = str(dice).replace(",", " ").split()
     if not words or not all(w.isascii() and w.isdigit() for w in words):
-        return ctx.fail("Name the dice by number, e.g. `1 3 5`.")
+        return ctx.fail(_("Name the dice by number, e.g. `1 3 5`."))
     wanted = {int(w) for w in words}
     if not wanted <= set(range(1, 7)):
-        return ctx.fail("The dice are numbered 1 to 6.")
+        return ctx.fail(_("The dice are numbered 1 to 6."))
     marked = roll["marked"]
     return [f"toggle {k}" for k in range(1, 7) if marked[k - 1] != (k in wanted)] + [verb]
 
@@ -176,7 +178,7 @@ async def wurrm_stop(ctx: Context) -> Steps:
 async def wurrm_move(ctx: Context, path: str) -> Steps:
     words = clean(path).replace(",", " ").split()
     if not words:
-        return ctx.fail("Give at least one direction: nw ne w e sw se.")
+        return ctx.fail(_("Give at least one direction: nw ne w e sw se."))
     return [f"move {w}" for w in words]
 
 
@@ -213,27 +215,30 @@ COMMANDS: dict[str, dict[str, tuple[Command, tuple[str, ...]]]] = {
 
 
 def usage(game: str, command: str) -> str:
-    _, params = COMMANDS[game][command]
-    shown = " ".join(f"[{p[:-1]}:…]" if p.endswith("?") else f"{p}:…" for p in params)
-    return f"/{game} {command} {shown}".strip()
+    """How to type a game command, with the command's and options' names in the current language."""
+    _fn, params = COMMANDS[game][command]
+    shown = " ".join(f"[{pgettext('option', p[:-1])}:…]" if p.endswith("?") else f"{pgettext('option', p)}:…"
+                     for p in params)
+    return f"/{game} {pgettext('command', command)} {shown}".strip()
 
 
 async def steps_for(service, where: Where, user: User, game: str, command: str, args: dict) -> Steps:
     """The steps of ``/game command args`` for ``user`` here, or a Reply saying why there are none."""
     if game not in COMMANDS or command not in COMMANDS[game]:
-        known = ", ".join(COMMANDS.get(game, {})) or "none"
-        return Reply.fail(user.id, f"/{game} has no command '{command}' (commands: {known}).")
+        known = ", ".join(pgettext("command", c) for c in COMMANDS.get(game, {})) or pgettext("commands", "none")
+        return Reply.fail(user.id, _("/{game} has no command '{command}' (commands: {known}).", game=game,
+                                     command=command, known=known))
     fn, params = COMMANDS[game][command]
     missing = [p for p in params if not p.endswith("?") and not args.get(p)]
     unknown = [k for k in args if k not in {p.rstrip("?") for p in params}]
     if missing or unknown:
-        return Reply.fail(user.id, f"Use `{usage(game, command)}`.")
+        return Reply.fail(user.id, _("Use `{usage}`.", usage=usage(game, command)))
     row = await service.store.open_game(where.channel)
     if row is None or row.status != "running":
-        return Reply.fail(user.id, "There is no game under way in this channel.")
+        return Reply.fail(user.id, _("There is no game under way in this channel."))
     if row.game != game:
         title = GAMES[row.game].title if row.game in GAMES else row.game
-        return Reply.fail(user.id, f"The game here is {title}, not {GAMES[game].title}.")
+        return Reply.fail(user.id, _("The game here is {title}, not {other}.", title=title, other=GAMES[game].title))
     ctx = Context(service, where, user, row.names, GAMES[game].load(row.state))
     return await fn(ctx, **{k: v for k, v in args.items() if v not in (None, "")})
 

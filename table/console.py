@@ -23,6 +23,7 @@ from pathlib import Path
 
 import i18n
 from engine import GAMES
+from i18n import N_, _, pgettext
 
 from . import commands as game_commands
 from .replies import Private, Reply, User, Where
@@ -34,7 +35,8 @@ log = logging.getLogger("teahouse.console")
 SPEAKER = re.compile(r"^(?P<user>[^\s@/]+)@(?P<channel>[^\s/]+)\s+(?P<rest>/.*)$")
 OPTION = re.compile(r"^([a-z_]+):(.*)$")
 
-HELP = """Commands (as in Discord):
+# the commands' names in the console's language: the Italian help lists /partita nuova gioco:… (#17)
+HELP = N_("""Commands (as in Discord):
   /game new game:<key> [option:value ...]   open a table here (games: {games})
   /game join | /game leave                  take or leave a seat
   /game addbot [level:easy|medium|hard]     the host adds a computer player (easy unless told)
@@ -57,7 +59,35 @@ HELP = """Commands (as in Discord):
     /seikatsu place tile:<tile> space:<space> | fountain corner:<3 spaces> card:<card> [put_back:<text>]
     /wurrm place space:<s> | lucky number:<n> | wish number:<n> | reroll [dice:<1 3 5>] | stop
            | move path:<e ne ...> | bump direction:<d> | attack player:<user> | answer choice:<text>
-  /help | /quit"""
+  /help | /quit""")
+
+
+def help_text() -> str:
+    return _(HELP, games=", ".join(sorted(GAMES)))
+
+
+def console_words() -> dict[str, str]:
+    """The console's own words in its language (those Discord has not: help, quit, wait, actions, and the
+    options hours and confirm) → English; the catalog's command and option names let ``i18n.english_command``
+    read them too."""
+    return {pgettext("console", "/help"): "/help", pgettext("console", "/quit"): "/quit",
+            "/" + pgettext("command", "wait"): "/wait", pgettext("command", "actions"): "actions",
+            pgettext("option", "hours"): "hours", pgettext("option", "confirm"): "confirm"}
+
+
+def canonical(value: str, values: tuple[str, ...]) -> str:
+    """An option's value as the bot knows it (``easy``), typed in English or in the console's language
+    (``facile``); anything else as typed (the service explains what it takes)."""
+    low = value.strip().lower()
+    words = {"easy": pgettext("choice", "easy"), "medium": pgettext("choice", "medium"),
+             "hard": pgettext("choice", "hard"), "joined": pgettext("value", "joined"),
+             "shuffled": pgettext("value", "shuffled"), "yes": pgettext("value", "yes"),
+             "on": pgettext("value", "on"), "off": pgettext("value", "off"), "vote": pgettext("value", "vote"),
+             "skip": pgettext("value", "skip"), "remove": pgettext("value", "remove")}
+    for v in values:
+        if low == v or low == str(words.get(v, v)).lower():
+            return v
+    return value
 
 
 def parse(line: str, last: tuple[str, str] | None):
@@ -69,7 +99,7 @@ def parse(line: str, last: tuple[str, str] | None):
     elif line.startswith("/") and last is not None:
         (user, channel), rest = last, line
     else:
-        raise ValueError("Start a line with USER@CHANNEL and a command, e.g. `alice@lobby /game new game:wagara`.")
+        raise ValueError(_("Start a line with USER@CHANNEL and a command, e.g. `alice@lobby /game new game:wagara`."))
     words: list[str] = []
     options: dict[str, str] = {}
     current = None
@@ -112,10 +142,11 @@ class Console:
         line = line.strip()
         if not line or line.startswith("#"):
             return True
-        if line in ("/quit", "/exit", "quit", "exit"):
+        own = console_words()
+        if own.get(line, line) in ("/quit", "/exit", "quit", "exit"):
             return False
-        if line in ("/help", "help"):
-            self.write(HELP.format(games=", ".join(sorted(GAMES))))
+        if own.get(line, line) in ("/help", "help"):
+            self.write(help_text())
             return True
         try:
             user_id, channel, words, options = parse(line, self.last)
@@ -123,8 +154,10 @@ class Console:
             self.write(f"! {e}")
             return True
         self.last = (user_id, channel)
+        words = [own.get(w, w) for w in words[:2]] + words[2:]
+        options = {own.get(k, k): v for k, v in options.items()}
         if words[:1] == ["/help"]:
-            self.write(HELP.format(games=", ".join(sorted(GAMES))))
+            self.write(help_text())
             return True
         try:
             words, options = i18n.english_command(words, options)     # /partita nuova gioco:… (#17)
@@ -136,8 +169,8 @@ class Console:
             self.write(f"! {e}")
         except Exception as e:
             log.exception("console command failed: %s", words[:2])
-            self.write(f"! Sorry, that command failed ({type(e).__name__}); nothing was changed. "
-                       "The console goes on: type the next command.")
+            self.write("! " + _("Sorry, that command failed ({error}); nothing was changed. "
+                                "The console goes on: type the next command.", error=type(e).__name__))
         return True
 
     async def dispatch(self, user: User, where: Where, words: list[str], options: dict[str, str]) -> Reply:
@@ -148,48 +181,48 @@ class Console:
         if top[1:] in game_commands.COMMANDS:          # a game's own command, as in Discord
             game = top[1:]
             if len(words) < 2:
-                return Reply.fail(user.id, f"/{game} commands: " + ", ".join(
-                    game_commands.usage(game, c) for c in game_commands.COMMANDS[game]))
+                return Reply.fail(user.id, _("/{game} commands: {commands}", game=game, commands=", ".join(
+                    game_commands.usage(game, c) for c in game_commands.COMMANDS[game])))
             return await game_commands.run(svc, where, user, game, words[1], options)
         if top != "/game" or len(words) < 2:
-            return Reply.fail(user.id, "Unknown command. Try `/help`.")
+            return Reply.fail(user.id, _("Unknown command. Try `/help`."))
         sub = words[1]
         if sub == "new":
             key = options.pop("game", None)
             if not key:
-                return Reply.fail(user.id, "Say which game: `/game new game:<key>` ("
-                                  + ", ".join(sorted(GAMES)) + ").")
+                return Reply.fail(user.id, _("Say which game: `/game new game:<key>` ({games}).",
+                                             games=", ".join(sorted(GAMES))))
             game = GAMES.get(key)
             opts = {}
             if game is not None:
                 for name, value in options.items():
                     if name not in game.options:
-                        return Reply.fail(user.id, f"{game.title} has no option '{name}'.")
+                        return Reply.fail(user.id, _("{title} has no option '{name}'.", title=game.title, name=name))
                     try:
-                        opts[name] = parse_option(game.options[name], value)
+                        opts[name] = parse_option(game.options[name], canonical(value, ("on", "off")))
                     except ValueError as e:
-                        return Reply.fail(user.id, str(e))
+                        return Reply.fail(user.id, e.args[0])
             return await svc.open_table(where, user, key, opts)
         if sub == "join":
             return await svc.join(where, user)
         if sub == "leave":
             return await svc.leave(where, user)
         if sub == "addbot":
-            return await svc.add_bot(where, user, options.get("level", "easy"))
+            return await svc.add_bot(where, user, canonical(options.get("level", "easy"), ("easy", "medium", "hard")))
         if sub == "hint":
             return await svc.hint(where, user)
         if sub == "option":
             if "name" not in options or "value" not in options:
-                return Reply.fail(user.id, "Use `/game option name:<option> value:<value>`.")
-            return await svc.set_option(where, user, options["name"], options["value"])
+                return Reply.fail(user.id, _("Use `/game option name:<option> value:<value>`."))
+            return await svc.set_option(where, user, options["name"], canonical(options["value"], ("on", "off")))
         if sub == "start":
-            order = options.get("order", "joined")
+            order = canonical(options.get("order", "joined"), ("joined", "shuffled"))
             if order not in ("joined", "shuffled"):
-                return Reply.fail(user.id, "order can be joined or shuffled.")
+                return Reply.fail(user.id, _("order can be joined or shuffled."))
             return await svc.start(where, user, shuffle=order == "shuffled")
         if sub == "move":
             if not options.get("action"):
-                return Reply.fail(user.id, "Use `/game move action:<text>`; `/game actions` lists yours.")
+                return Reply.fail(user.id, _("Use `/game move action:<text>`; `/game actions` lists yours."))
             return await svc.act(where, user, options["action"])
         if sub == "actions":
             return await svc.prompt(where, user)
@@ -201,16 +234,17 @@ class Console:
             try:
                 page = int(options.get("page", "1"))
             except ValueError:
-                return Reply.fail(user.id, "page is a number.")
+                return Reply.fail(user.id, _("page is a number."))
             return await svc.history(where, user, page)
         if sub == "rules":
             key = options.get("game")
             text = svc.rules(key) if key else None
             if text is None:
-                return Reply.fail(user.id, "Use `/game rules game:<key>` (" + ", ".join(sorted(GAMES)) + ").")
+                return Reply.fail(user.id, _("Use `/game rules game:<key>` ({games}).", games=", ".join(sorted(GAMES))))
             return Reply(private=[Private(user.id, text)])
         if sub == "abandon":
-            return await svc.abandon(where, user, confirm=options.get("confirm", "").lower() in ("yes", "true"))
+            confirm = canonical(options.get("confirm", ""), ("yes",)).lower()
+            return await svc.abandon(where, user, confirm=confirm in ("yes", "true"))
         if sub == "undo":
             return await svc.undo(where, user)
         if sub == "replay":
@@ -219,38 +253,44 @@ class Console:
             return await svc.export(where, user)
         if sub in ("skip", "remove"):
             if not options.get("player"):
-                return Reply.fail(user.id, f"Use `/game {sub} player:<user>`.")
+                return Reply.fail(user.id, _("Use `/game {command} player:<user>`.", command=sub))
             return await getattr(svc, sub)(where, user, options["player"])
-        return Reply.fail(user.id, f"Unknown command `/game {sub}`. Try `/help`.")
+        return Reply.fail(user.id, _("Unknown command `/game {command}`. Try `/help`.", command=sub))
 
     # ----- the commands outside /game ---------------------------------------------------------------------
     async def cmd_games(self, user, where, options) -> Reply:
         rows = await self.service.games_here(where.guild)
-        lines = [f"{g['title']} in #{g['channel']}: " + (
-            "in the lobby" if g["status"] == "lobby" else "waiting for " + ", ".join(
-                g["names"].get(s, s) for s in g["waiting"])) for g in rows]
-        return Reply(private=[Private(user.id, "\n".join(lines) or "No games going on.")])
+        lines = [_("{title} in #{channel}: in the lobby", title=g["title"], channel=g["channel"])
+                 if g["status"] == "lobby" else
+                 _("{title} in #{channel}: waiting for {names}", title=g["title"], channel=g["channel"],
+                   names=", ".join(g["names"].get(s, s) for s in g["waiting"])) for g in rows]
+        return Reply(private=[Private(user.id, "\n".join(lines) or _("No games going on."))])
 
     async def cmd_mygames(self, user, where, options) -> Reply:
         rows = await self.service.my_turns(user)
-        text = "Your move in: " + ", ".join(f"{g['title']} (#{g['channel']})" for g in rows) if rows \
-            else "No game is waiting for you."
+        text = _("Your move in: {games}", games=", ".join(f"{g['title']} (#{g['channel']})" for g in rows)) if rows \
+            else _("No game is waiting for you.")
         return Reply(private=[Private(user.id, text)])
 
     async def cmd_stats(self, user, where, options) -> Reply:
         who = options.get("user", user.id)
         st = await self.service.stats(who)
-        rows = [f"{GAMES[k].title if k in GAMES else k}: {r.wins} won, {r.losses} lost of {r.played}"
-                + (f", {r.abandoned} abandoned" if r.abandoned else "") for k, r in sorted(st.by_game.items())]
-        return Reply(private=[Private(user.id, f"{who}: " + ("; ".join(rows) or "no games yet."))])
+        rows = [(_("{title}: {won} won, {lost} lost of {played}, {abandoned} abandoned", abandoned=r.abandoned,
+                   title=GAMES[k].title if k in GAMES else k, won=r.wins, lost=r.losses, played=r.played)
+                 if r.abandoned else
+                 _("{title}: {won} won, {lost} lost of {played}", title=GAMES[k].title if k in GAMES else k,
+                   won=r.wins, lost=r.losses, played=r.played)) for k, r in sorted(st.by_game.items())]
+        return Reply(private=[Private(user.id, pgettext("stats", "{who}: {record}", who=who, record="; ".join(rows))
+                                      if rows else _("{who}: no games yet.", who=who))])
 
     async def cmd_leaderboard(self, user, where, options) -> Reply:
         key = options.get("game", "")
         if key not in GAMES:
-            return Reply.fail(user.id, "Use `/leaderboard game:<key>` (" + ", ".join(sorted(GAMES)) + ").")
+            return Reply.fail(user.id, _("Use `/leaderboard game:<key>` ({games}).", games=", ".join(sorted(GAMES))))
         board = await self.service.leaderboard(key, where.guild)
-        lines = [f"{i + 1}. {name} — {r.wins} won of {r.played}" for i, (_, name, r) in enumerate(board[:10])]
-        return Reply(private=[Private(user.id, "\n".join(lines) or "Nobody has finished a game yet.")])
+        lines = [_("{n}. {name} — {won} won of {played}", n=i + 1, name=name, won=r.wins, played=r.played)
+                 for i, (_uid, name, r) in enumerate(board[:10])]
+        return Reply(private=[Private(user.id, "\n".join(lines) or _("Nobody has finished a game yet."))])
 
     async def cmd_settings(self, user, where, options) -> Reply:
         if not options:
@@ -259,25 +299,27 @@ class Console:
         for name, value in options.items():
             key = "deadline_action" if name == "past_deadline" else name
             if key in ("threads", "mention"):
-                changes[key] = value.lower() in ("on", "yes", "true", "1")
+                changes[key] = canonical(value, ("on", "yes")).lower() in ("on", "yes", "true", "1")
+            elif key == "deadline_action":
+                changes[key] = canonical(value, ("vote", "skip", "remove"))
             else:
                 changes[key] = value
         # at the console everyone manages the (imaginary) server
         return await self.service.change_settings(where.guild, user, True, **changes)
 
     async def cmd_notify(self, user, where, options) -> Reply:
-        value = options.get("direct_messages", "").lower()
+        value = canonical(options.get("direct_messages", ""), ("on", "off")).lower()
         if value not in ("on", "off"):
-            return Reply.fail(user.id, "Use `/notify direct_messages:on` or `off`.")
+            return Reply.fail(user.id, _("Use `/notify direct_messages:on` or `off`."))
         return await self.service.set_notify(user, value == "on")
 
     async def cmd_wait(self, user, where, options) -> Reply:
         try:
             hours = float(options.get("hours", ""))
         except ValueError:
-            return Reply.fail(user.id, "Use `/wait hours:<N>`.")
+            return Reply.fail(user.id, _("Use `/wait hours:<N>`."))
         if not 0 < hours <= 24 * 30:
-            return Reply.fail(user.id, "Wait between a moment and 30 days.")
+            return Reply.fail(user.id, _("Wait between a moment and 30 days."))
         self.clock.offset += hours * 3600
         await self.service.fire_due()
 
@@ -285,9 +327,9 @@ class Console:
             self.show(notice.channel, await notice.reply.render())
 
         async def to_user(notice, dm, part):
-            self.write(f"[direct message to {dm.user}] {dm.text}")
+            self.write(pgettext("console", "[direct message to {user}] {text}", user=dm.user, text=dm.text))
         await self.service.deliver(to_channel, to_user)
-        return Reply(text=f"{hours:g} hours pass.")
+        return Reply(text=_("{hours} hours pass.", hours=f"{hours:g}"))
 
     def _save(self, picture) -> str:
         self.out.mkdir(parents=True, exist_ok=True)
@@ -299,21 +341,23 @@ class Console:
         if reply.text:
             self.write(f"[#{channel}] {reply.text}")
         if reply.image:
-            self.write(f"  image: {self._save(reply.image)}")
+            self.write(pgettext("console", "  image: {path}", path=self._save(reply.image)))
         if reply.mention:
             self.write("  → " + " ".join(f"@{m}" for m in reply.mention))
         turn = reply.turn if reply.ok and reply.text else None   # buttons go with a public message
         if turn is not None:
             for seat, actions in turn.public_actions.items():
                 shown = " | ".join(turn.label(a) for a in actions[:30]) + (" | …" if len(actions) > 30 else "")
-                self.write(f"  buttons for {turn.names.get(seat, seat)}: {shown}")
+                self.write(pgettext("console", "  buttons for {name}: {actions}", name=turn.names.get(seat, seat),
+                                    actions=shown))
             if turn.private_seats:
                 who = ", ".join(turn.names.get(s, s) for s in turn.private_seats)
-                self.write(f"  🔒 {who}: choose privately (`/game actions` lists your choices)")
+                self.write(pgettext("console", "  🔒 {names}: choose privately (`/game actions` lists your choices)",
+                                    names=who))
         for p in reply.private:
-            self.write(f"[only {p.user} sees] {p.text}")
+            self.write(pgettext("console", "[only {user} sees] {text}", user=p.user, text=p.text))
             if p.image:
-                self.write(f"  image (only {p.user}): {self._save(p.image)}")
+                self.write(pgettext("console", "  image (only {user}): {path}", user=p.user, path=self._save(p.image)))
 
 
 async def run(service: TableService, stream=None, out_dir: str | Path = "out") -> None:
@@ -324,8 +368,8 @@ async def run(service: TableService, stream=None, out_dir: str | Path = "out") -
     console = Console(service, out_dir)
     interactive = stream.isatty() if hasattr(stream, "isatty") else False
     if interactive:
-        print("Teahouse console table. Type /help for the commands; for example:\n"
-              "  alice@lobby /game new game:wassamasaw\n  bob@lobby /game join\n  alice@lobby /game start")
+        print(_("Teahouse console table. Type /help for the commands; for example:\n"
+                "  alice@lobby /game new game:wassamasaw\n  bob@lobby /game join\n  alice@lobby /game start"))
     while True:
         if interactive:
             try:

@@ -28,6 +28,7 @@ from pathlib import Path
 import i18n
 from engine import GAMES, Game, IllegalAction, ai
 from engine.bots import random_action
+from i18n import N_, _, ngettext, pgettext
 from render import RENDERERS
 
 from .records import (
@@ -52,8 +53,8 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
 MAX_BOT_STEPS = 2000
 BOT_LEVEL = re.compile(r"\((easy|medium|hard)\)$")
 STAND_IN_LEVEL = "medium"     # a computer playing for a person: skipped turns and removed seats
-REMOVED_TEXT = ("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
-                "can no longer act, take back a move or see its hand.")
+REMOVED_TEXT = N_("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
+                  "can no longer act, take back a move or see its hand.")
 HISTORY_PAGE = 15
 MESSAGE_BUDGET = 1700        # characters of a turn message's text (Discord allows 2,000 with the mentions)
 SETTINGS_TTL = 30.0          # seconds a server's settings are kept in memory
@@ -129,6 +130,17 @@ class TableService:
         """An engine text (a log line) with seat ids replaced by display names, for a message."""
         return name_seats(text, self.text_names(row))
 
+    def said(self, text: str, row: GameRow) -> str:
+        """An engine's English line (a log line, a waiting message) as shown: translated, then named. In that
+        order: the templates match the engine's seat ids, and a name must never be taken for a word."""
+        return self.names_in(i18n.line(text), row)
+
+    @staticmethod
+    def for_caller(text: str) -> str:
+        """An engine's English line for the caller alone, in the caller's language."""
+        with i18n.speaking(i18n.user_locale()):
+            return i18n.line(text)
+
     def _state(self, row: GameRow):
         game = GAMES[row.game]
         return game, game.load(row.state)
@@ -142,9 +154,10 @@ class TableService:
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
         # the channel's picture speaks the channel's language, a private one its viewer's (when it is the caller)
         locale = i18n.user_locale() if viewer is not None and viewer == i18n.caller() else i18n.current()
+        with i18n.speaking(locale):           # its description in words too
+            alt = self.alt_text(row, game, view if viewer is None else game.view(state, None))
         return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png",
-                       job=(row.game, view, names, viewer, locale),
-                       alt=self.alt_text(row, game, view if viewer is None else game.view(state, None)))
+                       job=(row.game, view, names, viewer, locale), alt=alt)
 
     @staticmethod
     def alt_text(row: GameRow, game: Game, public_view: dict) -> str:
@@ -154,8 +167,8 @@ class TableService:
             text = game.summary(public_view)
         except Exception:                      # a description must never stop the picture being sent
             log.exception("summary of %s failed", row.game)
-            text = f"{game.title}: the table."
-        return name_seats(text, dict(row.names))[:1024]
+            text = N_("{title}: the table.").format(title=game.title)
+        return name_seats(i18n.line(text), dict(row.names))[:1024]
 
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
@@ -173,53 +186,61 @@ class TableService:
         winners = [names.get(w, w) for w in res["winners"]]
         order = res.get("ranking") or sorted(res["scores"], key=lambda s: -res["scores"][s])
         shown = res.get("score_text") or res["scores"]
-        scores = ", ".join(f"{names.get(s, s)} {shown[s]}" for s in order)
+
+        def score(seat):          # a game's words for a score ("3 gems") are an engine line
+            value = shown[seat]
+            return self.said(value, row) if isinstance(value, str) else value
+        scores = ", ".join(pgettext("score", "{name} {score}", name=names.get(s, s), score=score(s)) for s in order)
         all_teams = [t for t in res.get("teams") or [] if t]
         teams = [t for t in all_teams if set(t) & set(res["winners"])]
         if all_teams:                                                  # a team shares one score
             ranked = sorted(all_teams, key=lambda t: order.index(t[0]))
-            scores = ", ".join(f"team {' and '.join(names.get(s, s) for s in t)} {shown[t[0]]}" for t in ranked)
+            scores = ", ".join(pgettext("score", "team {names} {score}", names=_and(names.get(s, s) for s in t),
+                                        score=score(t[0])) for t in ranked)
         if teams and sorted(s for t in teams for s in t) == sorted(res["winners"]):
-            winners = [" and ".join(names.get(s, s) for s in t) for t in teams]       # a team win is one win
+            winners = [_and(names.get(s, s) for s in t) for t in teams]       # a team win is one win
             if len(teams) == 1:
-                head = f"🏆 Team {winners[0]} wins!"
+                head = _("🏆 Team {names} wins!", names=winners[0])
             else:
-                head = "🏆 Shared victory: team " + " and team ".join(winners) + "!"
+                head = _("🏆 Shared victory: {teams}!",
+                         teams=_and(pgettext("result", "team {names}", names=w) for w in winners))
         elif len(winners) == 1:
-            head = f"🏆 {winners[0]} wins!"
+            head = _("🏆 {name} wins!", name=winners[0])
         else:
-            head = "🏆 Shared victory: " + " and ".join(winners) + "!"
-        note = f" {res['note']}" if res.get("note") else ""
-        return f"**Game over.** {head} Scores: {scores}.{note}"
+            head = _("🏆 Shared victory: {names}!", names=_and(winners))
+        if res.get("note"):
+            return _("**Game over.** {head} Scores: {scores}. {note}", head=head, scores=scores,
+                     note=self.said(res["note"], row))
+        return _("**Game over.** {head} Scores: {scores}.", head=head, scores=scores)
 
     def _waiting_text(self, row: GameRow, acting: list[str]) -> str:
         names = self.text_names(row)
         who = ", ".join(names.get(s, s) for s in acting)
         if len(acting) > 1:
-            return f"Waiting for {who} to choose."
-        return f"{who} to play."
+            return _("Waiting for {names} to choose.", names=who)
+        return _("{seat} to play.", seat=who)
 
     async def _require(self, where: Where, user: User, *, statuses=("lobby", "running")) -> GameRow | Reply:
         row = await self.store.open_game(where.channel)
         if row is None or row.status not in statuses:
             if row is None:
-                return Reply.fail(user.id, "There is no game in this channel. Open one with `/game new`.")
+                return Reply.fail(user.id, _("There is no game in this channel. Open one with `/game new`."))
             if row.status == "lobby":
-                return Reply.fail(user.id, "The game has not started yet: the host starts it with `/game start`.",
+                return Reply.fail(user.id, _("The game has not started yet: the host starts it with `/game start`."),
                                   game_id=row.id)
-            return Reply.fail(user.id, "The game here has already started.", game_id=row.id)
+            return Reply.fail(user.id, _("The game here has already started."), game_id=row.id)
         return row
 
     def _lobby_reply(self, row: GameRow, text: str) -> Reply:
         game = GAMES[row.game]
         names = self.text_names(row)
-        seats = "\n".join(f"{i + 1}. {self.shown(s.name)}{' (computer)' if s.removed else ''}"
-                          f"{' — host' if s.user_id == row.host else ''}" for i, s in enumerate(row.seats))
-        opts = ", ".join(f"{k}: {_show(v)}" for k, v in row.options.items()) or "none"
-        need = game.players_message()
-        body = (f"{text}\n**{game.title}** — table open in this channel. {need}\n"
-                f"Seated:\n{seats}\nOptions: {opts}\n"
-                f"Join with `/game join`; {names.get(row.host, row.host)} starts with `/game start`.")
+        seats = "\n".join(_seat_line(i + 1, self.shown(s.name), s.removed, s.user_id == row.host)
+                          for i, s in enumerate(row.seats))
+        opts = ", ".join(f"{k}: {_show(v)}" for k, v in row.options.items()) or pgettext("options", "none")
+        need = i18n.line(game.players_message())
+        body = _("{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"
+                 "Join with `/game join`; {host} starts with `/game start`.", head=text, title=game.title,
+                 players=need, seats=seats, options=opts, host=names.get(row.host, row.host))
         return Reply(text=body, game_id=row.id, version=row.version, status=row.status)
 
     # ----- the lobby -------------------------------------------------------------------------------------
@@ -229,7 +250,8 @@ class TableService:
         game = self.game_of(game_key)
         if game is None:
             known = ", ".join(sorted(k for k in GAMES))
-            return Reply.fail(user.id, f"There is no game called '{game_key}'. Games: {known}.")
+            return Reply.fail(user.id, _("There is no game called '{name}'. Games: {games}.", name=game_key,
+                                         games=known))
         try:
             opts = game.check_options(options)
         except IllegalAction as e:
@@ -245,16 +267,19 @@ class TableService:
             except ChannelBusy:
                 return self._busy(user, await self.store.open_game(where.channel))
         log.info("game %s: %s opened a %s table", row.id, user.id, game.key)
-        return self._lobby_reply(row, f"{self.shown(user.name)} opened a table.")
+        return self._lobby_reply(row, _("{name} opened a table.", name=self.shown(user.name)))
 
     def _busy(self, user: User, row: GameRow | None) -> Reply:
         if row is None:
-            return Reply.fail(user.id, "Another game was just opened here; try again.")
+            return Reply.fail(user.id, _("Another game was just opened here; try again."))
         title = GAMES[row.game].title if row.game in GAMES else row.game
-        state = "waiting in the lobby" if row.status == "lobby" else "being played"
-        return Reply.fail(user.id, f"This channel already has a game of {title} {state}. Finish it, or the host "
-                                   "can `/game abandon` it, before opening another (or use another channel).",
-                          game_id=row.id)
+        if row.status == "lobby":
+            text = _("This channel already has a game of {title} waiting in the lobby. Finish it, or the host can "
+                     "`/game abandon` it, before opening another (or use another channel).", title=title)
+        else:
+            text = _("This channel already has a game of {title} being played. Finish it, or the host can "
+                     "`/game abandon` it, before opening another (or use another channel).", title=title)
+        return Reply.fail(user.id, text, game_id=row.id)
 
     async def join(self, where: Where, user: User) -> Reply:
         async with self.lock(where.channel):
@@ -263,60 +288,63 @@ class TableService:
                 return row
             game = GAMES[row.game]
             if row.seat_of(user.id):
-                return Reply.fail(user.id, "You are already seated at this table.", game_id=row.id)
+                return Reply.fail(user.id, _("You are already seated at this table."), game_id=row.id)
             if len(row.seats) >= game.max_players:
-                return Reply.fail(user.id, f"The table is full ({game.max_players} players).", game_id=row.id)
+                return Reply.fail(user.id, _("The table is full ({n} players).", n=game.max_players), game_id=row.id)
             seats = row.seats + [Seat(user.id, user.name)]
             row = await self._update_lobby(row, seats=seats)
             if isinstance(row, Reply):
-                return Reply.fail(user.id, "The table changed as you joined; try again.")
-        return self._lobby_reply(row, f"{self.shown(user.name)} joined.")
+                return Reply.fail(user.id, _("The table changed as you joined; try again."))
+        return self._lobby_reply(row, pgettext("lobby", "{name} joined.", name=self.shown(user.name)))
 
     async def add_bot(self, where: Where, user: User, level: str = "easy") -> Reply:
         if level not in ai.LEVELS:
-            return Reply.fail(user.id, "A computer player's level is easy, medium or hard.")
+            return Reply.fail(user.id, _("A computer player's level is easy, medium or hard."))
         async with self.lock(where.channel):
             row = await self._require(where, user, statuses=("lobby",))
             if isinstance(row, Reply):
                 return row
             if user.id != row.host:
-                return Reply.fail(user.id, "Only the host can add a computer player.", game_id=row.id)
+                return Reply.fail(user.id, _("Only the host can add a computer player."), game_id=row.id)
             game = GAMES[row.game]
             if len(row.seats) >= game.max_players:
-                return Reply.fail(user.id, f"The table is full ({game.max_players} players).", game_id=row.id)
+                return Reply.fail(user.id, _("The table is full ({n} players).", n=game.max_players), game_id=row.id)
             n = 1 + sum(1 for s in row.seats if s.is_bot)
             while any(s.user_id == f"{BOT_PREFIX}{n}" for s in row.seats):
                 n += 1
             seats = row.seats + [Seat(f"{BOT_PREFIX}{n}", f"Computer {n} ({level})", True)]
             row = await self._update_lobby(row, seats=seats)
             if isinstance(row, Reply):
-                return Reply.fail(user.id, "The table changed meanwhile; try again.")
-        return self._lobby_reply(row, f"{self.shown(user.name)} added a computer player ({level}).")
+                return Reply.fail(user.id, _("The table changed meanwhile; try again."))
+        return self._lobby_reply(row, _("{name} added a computer player ({level}).", name=self.shown(user.name),
+                                        level=pgettext("choice", level)))
 
     async def leave(self, where: Where, user: User) -> Reply:
         async with self.lock(where.channel):
             row = await self.store.open_game(where.channel)
             if row is None:
-                return Reply.fail(user.id, "There is no game in this channel.")
+                return Reply.fail(user.id, _("There is no game in this channel."))
             if row.status == "running":
-                return Reply.fail(user.id, "The game is under way; players cannot leave a running game. "
-                                           "The host can `/game abandon` it.", game_id=row.id)
+                return Reply.fail(user.id, _("The game is under way; players cannot leave a running game. "
+                                             "The host can `/game abandon` it."), game_id=row.id)
             if not row.seat_of(user.id):
-                return Reply.fail(user.id, "You are not seated at this table.", game_id=row.id)
+                return Reply.fail(user.id, _("You are not seated at this table."), game_id=row.id)
             seats = [s for s in row.seats if s.user_id != user.id]
             humans = [s for s in seats if not s.is_bot]
             if not humans:
                 row = await self.store.update_lobby(row, seats=seats, options=row.options, host=row.host,
                                                     now=self.clock(), status="abandoned")
-                return Reply(text=f"{self.shown(user.name)} left; the table is closed.", game_id=row.id,
-                             status=row.status)
+                return Reply(text=_("{name} left; the table is closed.", name=self.shown(user.name)),
+                             game_id=row.id, status=row.status)
             was_host = row.host == user.id
             host = humans[0].user_id if was_host else row.host
             row = await self._update_lobby(row, seats=seats, host=host)
             if isinstance(row, Reply):
-                return Reply.fail(user.id, "The table changed meanwhile; try again.")
-        note = f" {self.text_names(row)[host]} is the host now." if was_host else ""
-        return self._lobby_reply(row, f"{self.shown(user.name)} left.{note}")
+                return Reply.fail(user.id, _("The table changed meanwhile; try again."))
+        if was_host:
+            return self._lobby_reply(row, _("{name} left. {host} is the host now.", name=self.shown(user.name),
+                                            host=self.text_names(row)[host]))
+        return self._lobby_reply(row, pgettext("lobby", "{name} left.", name=self.shown(user.name)))
 
     async def set_option(self, where: Where, user: User, name: str, value: str) -> Reply:
         async with self.lock(where.channel):
@@ -324,22 +352,24 @@ class TableService:
             if isinstance(row, Reply):
                 return row
             if user.id != row.host:
-                return Reply.fail(user.id, "Only the host can change the table options.", game_id=row.id)
+                return Reply.fail(user.id, _("Only the host can change the table options."), game_id=row.id)
             game = GAMES[row.game]
             if name not in game.options:
-                known = ", ".join(game.options) or "none"
-                return Reply.fail(user.id, f"{game.title} has no option '{name}'. Options: {known}.", game_id=row.id)
+                known = ", ".join(game.options) or pgettext("options", "none")
+                return Reply.fail(user.id, _("{title} has no option '{name}'. Options: {options}.", title=game.title,
+                                             name=name, options=known), game_id=row.id)
             try:
                 parsed = parse_option(game.options[name], value)
                 options = game.check_options({**row.options, name: parsed})
             except IllegalAction as e:
                 return Reply.fail(user.id, self.illegal(e), game_id=row.id)
             except ValueError as e:
-                return Reply.fail(user.id, str(e), game_id=row.id)
+                return Reply.fail(user.id, e.args[0], game_id=row.id)      # the sentence itself (a Msg)
             row = await self._update_lobby(row, options=options)
             if isinstance(row, Reply):
-                return Reply.fail(user.id, "The table changed meanwhile; try again.")
-        return self._lobby_reply(row, f"{self.shown(user.name)} set {name} to {_show(options[name])}.")
+                return Reply.fail(user.id, _("The table changed meanwhile; try again."))
+        return self._lobby_reply(row, _("{name} set {option} to {value}.", name=self.shown(user.name), option=name,
+                                        value=_show(options[name])))
 
     async def _update_lobby(self, row: GameRow, *, seats=None, options=None, host=None) -> GameRow | Reply:
         try:
@@ -355,11 +385,12 @@ class TableService:
             if isinstance(row, Reply):
                 return row
             if user.id != row.host:
-                return Reply.fail(user.id, f"Only the host ({self.text_names(row)[row.host]}) can start the game.",
-                                  game_id=row.id)
+                return Reply.fail(user.id, _("Only the host ({name}) can start the game.",
+                                             name=self.text_names(row)[row.host]), game_id=row.id)
             game = GAMES[row.game]
             if not game.min_players <= len(row.seats) <= game.max_players:
-                return Reply.fail(user.id, f"{game.players_message()} {len(row.seats)} seated so far.",
+                return Reply.fail(user.id, ngettext("{players} {n} seated so far.", "{players} {n} seated so far.",
+                                                    len(row.seats), players=self.for_caller(game.players_message())),
                                   game_id=row.id)
             seats = list(row.seats)
             if shuffle:
@@ -369,19 +400,20 @@ class TableService:
                 state = game.new([s.user_id for s in seats], seed, row.options)
             except IllegalAction as e:
                 return Reply.fail(user.id, self.illegal(e), game_id=row.id)
-            timers, _ = await self._timers(row, game, None, state, seats)
+            timers, _keep = await self._timers(row, game, None, state, seats)
             try:
                 row = await self.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
                                                   now=self.clock(), timers=timers, waiting=game.to_act(state))
             except VersionConflict:
-                return Reply.fail(user.id, "The table changed as you started; try again.", game_id=row.id)
+                return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
             order = ", ".join(self.shown(s.name) for s in seats)
-            lines = [f"{game.title} begins! Seat order: {order}."]
+            lines = [_("{title} begins! Seat order: {order}.", title=game.title, order=order)]
             row, state, bot_lines = await self._run_bots(row, game, state)
         log.info("game %s: started with %d seats", row.id, len(seats))
         reply = await self._after_change(row, game, state, lines + bot_lines)
         if row.parent_channel:
-            reply.notes.append((row.parent_channel, f"A game of {game.title} started: {order}."))
+            reply.notes.append((row.parent_channel, _("A game of {title} started: {order}.", title=game.title,
+                                                      order=order)))
         return reply
 
     # ----- playing ---------------------------------------------------------------------------------------
@@ -393,14 +425,15 @@ class TableService:
         if not seat:
             return Reply.fail(user.id, not_seated, game_id=row.id)
         if seat.is_bot:
-            return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
+            return Reply.fail(user.id, _(REMOVED_TEXT), game_id=row.id)
         return None
 
     def _stale(self, row: GameRow, game: Game, state, user: User) -> Reply:
-        reply = Reply.fail(user.id, "This has moved on since that message; here is where the game stands.",
+        turn = self.turn(row, game, state)
+        reply = Reply.fail(user.id, _("This has moved on since that message; here is where the game stands. "
+                                      "{waiting}", waiting=self._waiting_text(row, turn.to_act)),
                            game_id=row.id, version=row.version, status=row.status, stale=True)
-        reply.turn = self.turn(row, game, state)
-        reply.private[0].text += " " + self._waiting_text(row, reply.turn.to_act)
+        reply.turn = turn
         return reply
 
     async def act(self, where: Where, user: User, action: str | None = None, version: int | None = None,
@@ -415,37 +448,40 @@ class TableService:
             game, state = self._state(row)
             if version is not None and version != row.version:
                 return self._stale(row, game, state, user)
-            refused = self._not_a_player(row, user, "You are not playing in this game; spectators can follow "
-                                                    "it with `/game status`.")
+            refused = self._not_a_player(row, user, _("You are not playing in this game; spectators can follow "
+                                                      "it with `/game status`."))
             if refused:
                 return refused
             if steps is not None and not steps:
-                return Reply.fail(user.id, "Name at least one action.", game_id=row.id)
+                return Reply.fail(user.id, _("Name at least one action."), game_id=row.id)
             if index is not None:
                 if user.id not in game.to_act(state):
-                    return Reply.fail(user.id, game.waiting_message(state, user.id), game_id=row.id)
+                    return Reply.fail(user.id, self.names_in(self.for_caller(game.waiting_message(state, user.id)),
+                                                             row), game_id=row.id)
                 actions = game.legal_actions(state, user.id)
                 if not 0 <= index < len(actions):
-                    return Reply.fail(user.id, "That choice is no longer offered.", game_id=row.id)
+                    return Reply.fail(user.id, _("That choice is no longer offered."), game_id=row.id)
                 action = actions[index]
             moves, prev = [], state
             for step in steps if steps is not None else [action]:
                 text = " ".join(str(step or "").split())
                 if not text.isprintable():
-                    return Reply.fail(user.id, "An action is plain text: it cannot hold control characters.",
+                    return Reply.fail(user.id, _("An action is plain text: it cannot hold control characters."),
                                       game_id=row.id, version=row.version)
                 try:
                     new = game.apply(state, user.id, text)
                 except IllegalAction as e:
-                    where_ = f" (step {len(moves) + 1}: {text})" if steps and len(steps) > 1 else ""
-                    return Reply.fail(user.id, f"{self.illegal(e)}{where_}", game_id=row.id, version=row.version)
+                    why = self.illegal(e)
+                    if steps and len(steps) > 1:
+                        why = pgettext("step", "{error} (step {n}: {action})", error=why, n=len(moves) + 1, action=text)
+                    return Reply.fail(user.id, why, game_id=row.id, version=row.version)
                 moves.append((user.id, text, game.describe(state, user.id, text, new)))
                 state = new
-            row, state, _ = await self._record(row, game, prev, state, moves)
+            row, state, _unused = await self._record(row, game, prev, state, moves)
             if isinstance(row, Reply):
-                return Reply.fail(user.id, "Someone else moved at the same moment, so your move was not "
-                                           "applied. Look at the game again and retry.")
-            lines = [self.names_in(line, row) for _, _, line in moves]
+                return Reply.fail(user.id, _("Someone else moved at the same moment, so your move was not "
+                                             "applied. Look at the game again and retry."))
+            lines = [self.said(line, row) for _seat, _action, line in moves]
             row, state, bot_lines = await self._run_bots(row, game, state)
         log.info("game %s: move %s by %s", row.id, row.version, user.id)
         return await self._after_change(row, game, state, lines + bot_lines)
@@ -530,7 +566,7 @@ class TableService:
             moves.append((seat, action, game.describe(state, seat, action, new)))
             state = new
         if moves:
-            recorded, state, _ = await self._record(row, game, prev, state, moves)
+            recorded, state, _unused = await self._record(row, game, prev, state, moves)
             if isinstance(recorded, Reply):  # another process moved: keep what is stored
                 fresh = await self.store.game(row.id)
                 return fresh, GAMES[fresh.game].load(fresh.state), []
@@ -544,10 +580,11 @@ class TableService:
         whole log is in `/game history`)."""
         lines: list[str] = []
         for seat, run in itertools.groupby(moves, key=lambda m: m[0]):
-            said = [self.names_in(line, row) for _, _, line in run]
+            said = [self.said(line, row) for _seat, _action, line in run]
             if len(said) > 3:
                 name = self.text_names(row).get(seat, seat)
-                said = [said[0], f"… {name}: {len(said) - 2} more steps …", said[-1]]
+                said = [said[0], ngettext("… {name}: {n} more step …", "… {name}: {n} more steps …", len(said) - 2,
+                                          name=name), said[-1]]
             lines.extend(said)
         return lines
 
@@ -565,7 +602,8 @@ class TableService:
         if row.status == "finished":
             tail = self._result_text(row, game, state)
             if row.parent_channel:
-                reply.notes.append((row.parent_channel, f"{game.title}: {tail}"))
+                reply.notes.append((row.parent_channel, pgettext("note", "{title}: {text}", title=game.title,
+                                                                 text=tail)))
         else:
             reply.turn = self.turn(row, game, state)
             if mention is None:
@@ -575,7 +613,8 @@ class TableService:
             tail = self._waiting_text(row, reply.turn.to_act)
             limit = game.time_limit(state)
             if limit:
-                tail += f" ⏱ {seconds_text(limit['seconds'])} to answer; silence counts as '{limit['action']}'."
+                tail = _("{waiting} ⏱ {time} to answer; silence counts as '{action}'.", waiting=tail,
+                         time=seconds_text(limit["seconds"]), action=limit["action"])
         # every line while they fit a message (computers' runs are already summarised); past that, the latest
         shown, size = [], len(tail)
         for line in reversed(lines):
@@ -584,7 +623,8 @@ class TableService:
             shown.insert(0, line)
             size += len(line) + 1
         if len(shown) < len(lines):
-            shown = [f"… {len(lines) - len(shown)} earlier lines (see `/game history`)"] + shown
+            shown = [ngettext("… {n} earlier line (see `/game history`)", "… {n} earlier lines (see `/game history`)",
+                              len(lines) - len(shown))] + shown
         reply.text = "\n".join(shown + [tail])
         reply.image = self._image(row, game, state, None)
         return reply
@@ -600,15 +640,16 @@ class TableService:
         turn = self.turn(row, game, state)
         seat = row.seat_of(user.id)
         if not seat or seat.is_bot:
-            return Reply.fail(user.id, REMOVED_TEXT if seat else "You are not playing in this game.",
+            return Reply.fail(user.id, _(REMOVED_TEXT) if seat else _("You are not playing in this game."),
                               game_id=row.id, turn=turn, version=row.version)
         if user.id not in turn.to_act:
-            return Reply.fail(user.id, f"{game.waiting_message(state, user.id)} "
-                                       f"{self._waiting_text(row, turn.to_act)}", game_id=row.id, turn=turn,
-                              version=row.version)
+            why = self.names_in(self.for_caller(game.waiting_message(state, user.id)), row)
+            return Reply.fail(user.id, pgettext("join", "{why} {waiting}", why=why,
+                                                waiting=self._waiting_text(row, turn.to_act)),
+                              game_id=row.id, turn=turn, version=row.version)
         actions = game.legal_actions(state, user.id)
         reply = Reply(game_id=row.id, version=row.version, status=row.status, turn=turn)
-        reply.private.append(Private(user.id, "Your choices: " + "; ".join(actions),
+        reply.private.append(Private(user.id, _("Your choices: {actions}", actions="; ".join(actions)),
                                      self._image(row, game, state, user.id)))
         reply.choices = actions
         return reply
@@ -625,23 +666,24 @@ class TableService:
     async def _status(self, where: Where, user: User) -> Reply:
         row = await self.store.latest_game(where.channel)
         if row is None:
-            return Reply.fail(user.id, "There is no game in this channel. Open one with `/game new`.")
+            return Reply.fail(user.id, _("There is no game in this channel. Open one with `/game new`."))
         if row.status == "lobby":
             return self._lobby_reply(row, "")
         game = GAMES[row.game]
         if row.state is None:
-            return Reply(text=f"The {game.title} table here was closed before it started.", game_id=row.id,
-                         status=row.status)
+            return Reply(text=_("The {title} table here was closed before it started.", title=game.title),
+                         game_id=row.id, status=row.status)
         state = game.load(row.state)
         entries = await self.store.log(row.id, offset=max(0, await self.store.log_length(row.id) - 5))
-        lines = [self.names_in(e.line, row) for e in entries]
+        lines = [self.said(e.line, row) for e in entries]
         if row.status == "finished":
             tail = self._result_text(row, game, state)
         elif row.status == "abandoned":
-            tail = "This game was abandoned."
+            tail = _("This game was abandoned.")
         else:
             tail = self._waiting_text(row, game.to_act(state))
-        head = f"**{game.title}** — move {entries[-1].seq}" if entries else f"**{game.title}** — no moves yet"
+        head = _("**{title}** — move {n}", title=game.title, n=entries[-1].seq) if entries else \
+            _("**{title}** — no moves yet", title=game.title)
         reply = Reply(text="\n".join([head] + lines + [tail]),
                       game_id=row.id, version=row.version, status=row.status)
         if row.status == "running":
@@ -652,26 +694,29 @@ class TableService:
     async def hand(self, where: Where, user: User) -> Reply:
         row = await self.store.latest_game(where.channel)
         if row is None or row.state is None:
-            return Reply.fail(user.id, "There is no game under way in this channel.")
+            return Reply.fail(user.id, _("There is no game under way in this channel."))
         seat = row.seat_of(user.id)
         if not seat:
-            return Reply.fail(user.id, "You are not playing in this game, so you have no hand here.",
+            return Reply.fail(user.id, _("You are not playing in this game, so you have no hand here."),
                               game_id=row.id)
         if seat.is_bot and row.status == "running":   # the computer's hand now: not for the removed player
-            return Reply.fail(user.id, REMOVED_TEXT, game_id=row.id)
+            return Reply.fail(user.id, _(REMOVED_TEXT), game_id=row.id)
         game = GAMES[row.game]
         state = game.load(row.state)
         view = game.view(state, user.id)
-        text = f"Your private view of {game.title}" + (
-            ": it is your decision now." if user.id in game.to_act(state) else ".")
-        actions = game.legal_actions(state, user.id) if user.id in game.to_act(state) else []
-        if actions:
-            text += "\nYour choices: " + "; ".join(actions[:40]) + (" …" if len(actions) > 40 else "")
-        # only values that mean something now (never "my_choice: None"), in words (#16)
-        hidden = [f"{words}: {_show(view[k])}" for k, words in PRIVATE_WORDS.items()
-                  if view.get(k) not in (None, [], "", {})]
-        if hidden:
-            text += "\n" + "\n".join(hidden)
+        with i18n.speaking(i18n.user_locale()):     # several sentences, all for the caller: in their language
+            if user.id in game.to_act(state):
+                parts = [_("Your private view of {title}: it is your decision now.", title=game.title)]
+            else:
+                parts = [_("Your private view of {title}.", title=game.title)]
+            actions = game.legal_actions(state, user.id) if user.id in game.to_act(state) else []
+            if actions:
+                parts.append(_("Your choices: {actions}", actions="; ".join(actions[:40])
+                               + (" …" if len(actions) > 40 else "")))
+            # only values that mean something now (never "my_choice: None"), in words (#16)
+            parts += [pgettext("private", "{what}: {value}", what=_(words), value=_show(_words_of(view[k])))
+                      for k, words in PRIVATE_WORDS.items() if view.get(k) not in (None, [], "", {})]
+            text = "\n".join(parts)
         return Reply(game_id=row.id, version=row.version, status=row.status,
                      private=[Private(user.id, text, self._image(row, game, state, user.id))])
 
@@ -682,17 +727,17 @@ class TableService:
         row = await self._require(where, user, statuses=("running",))
         if isinstance(row, Reply):
             return row
-        refused = self._not_a_player(row, user, "Hints are for the players of this game.")
+        refused = self._not_a_player(row, user, _("Hints are for the players of this game."))
         if refused:
             return refused
         game, state = self._state(row)
         if user.id not in game.to_act(state):
-            return Reply.fail(user.id, "A hint is for your own decision: " + game.waiting_message(state, user.id),
-                              game_id=row.id)
+            return Reply.fail(user.id, _("A hint is for your own decision: {why}", why=self.names_in(
+                self.for_caller(game.waiting_message(state, user.id)), row)), game_id=row.id)
         text = await asyncio.to_thread(ai.hint, game, state, user.id, f"{row.id}:{row.version}:hint:{user.id}",
                                        **self.ai_options)
         return Reply(game_id=row.id, version=row.version, status=row.status,
-                     private=[Private(user.id, self.names_in(text, row))])
+                     private=[Private(user.id, self.names_in(self.for_caller(text), row))])
 
     async def history(self, where: Where, user: User, page: int = 1) -> Reply:
         async with self.store.snapshot():
@@ -701,16 +746,18 @@ class TableService:
     async def _history(self, where: Where, user: User, page: int = 1) -> Reply:
         row = await self.store.latest_game(where.channel)
         if row is None:
-            return Reply.fail(user.id, "There is no game in this channel.")
+            return Reply.fail(user.id, _("There is no game in this channel."))
         total = await self.store.log_length(row.id)
         pages = max(1, -(-total // HISTORY_PAGE))
         if not 1 <= page <= pages:
-            return Reply.fail(user.id, f"There {'is' if pages == 1 else 'are'} {pages} page"
-                                       f"{'' if pages == 1 else 's'} of history; ask for 1 to {pages}.")
+            return Reply.fail(user.id, ngettext("There is {n} page of history; ask for 1 to {n}.",
+                                                "There are {n} pages of history; ask for 1 to {n}.", pages))
         entries = await self.store.log(row.id, offset=(page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE)
         title = GAMES[row.game].title if row.game in GAMES else row.game
-        body = [f"{e.seq}. {self.names_in(e.line, row)}" for e in entries] or ["No moves yet."]
-        text = "\n".join([f"**{title}** history — page {page} of {pages}"] + body)
+        with i18n.speaking(i18n.user_locale()):     # for the caller alone: in their language
+            body = [f"{e.seq}. {self.said(e.line, row)}" for e in entries] or [_("No moves yet.")]
+            text = "\n".join([_("**{title}** history — page {page} of {pages}", title=title, page=page,
+                                 pages=pages)] + body)
         return Reply(game_id=row.id, private=[Private(user.id, text)])
 
     def rules(self, game_key: str) -> str | None:
@@ -721,32 +768,33 @@ class TableService:
         for path in (RULES_DIR / f"{game.key}.{i18n.current()}.md", RULES_DIR / f"{game.key}.md"):
             if path.exists():
                 return path.read_text(encoding="utf-8")
-        return f"{game.title}: {game.players_message()}"
+        return f"{game.title}: {i18n.line(game.players_message())}"
 
     # ----- ending ----------------------------------------------------------------------------------------
     async def abandon(self, where: Where, user: User, confirm: bool = False) -> Reply:
         async with self.lock(where.channel):
             row = await self.store.open_game(where.channel)
             if row is None:
-                return Reply.fail(user.id, "There is no game in this channel to abandon.")
+                return Reply.fail(user.id, _("There is no game in this channel to abandon."))
             idle = self.clock() - row.updated_at
             seated = row.seat_of(user.id) is not None
             if user.id != row.host:
                 if not seated:
-                    return Reply.fail(user.id, "Only the host or, once the table is idle, a seated player can "
-                                               "abandon this game.", game_id=row.id)
+                    return Reply.fail(user.id, _("Only the host or, once the table is idle, a seated player can "
+                                                 "abandon this game."), game_id=row.id)
                 if idle < self.idle_abandon_seconds:
                     wait = _duration(self.idle_abandon_seconds - idle)
-                    return Reply.fail(user.id, f"Only the host can abandon an active game. If nobody moves for "
-                                               f"{wait} more, any seated player can.", game_id=row.id)
+                    return Reply.fail(user.id, _("Only the host can abandon an active game. If nobody moves for "
+                                                 "{time} more, any seated player can.", time=wait), game_id=row.id)
             if not confirm:
                 return Reply(game_id=row.id, version=row.version, status=row.status,
-                             private=[Private(user.id, "Abandon this game for everyone? It cannot be undone. "
-                                                       "Confirm to go ahead.")])
+                             private=[Private(user.id, _("Abandon this game for everyone? It cannot be undone. "
+                                                         "Confirm to go ahead."))])
             row = await self.store.set_status(row, "abandoned", now=self.clock())
         log.info("game %s: abandoned by %s", row.id, user.id)
         title = GAMES[row.game].title if row.game in GAMES else row.game
-        return Reply(text=f"{self.shown(user.name)} abandoned the game of {title}. The channel is free for a new one.",
+        return Reply(text=_("{name} abandoned the game of {title}. The channel is free for a new one.",
+                            name=self.shown(user.name), title=title),
                      game_id=row.id, version=row.version, status=row.status)
 
 
@@ -880,11 +928,12 @@ class TableService:
         settings = await self.settings(row.guild)
         waited = _duration(self.clock() - row.updated_at)
         who = ", ".join(self.text_names(row)[s] for s in acting)
-        reply = Reply(text=f"⏰ Reminder: {who} — {game.title} is waiting for you ({waited} so far).",
+        reply = Reply(text=_("⏰ Reminder: {names} — {title} is waiting for you ({time} so far).", names=who,
+                             title=game.title, time=waited),
                       mention=acting, game_id=row.id, version=row.version, status=row.status)
         reply.turn = self.turn(row, game, state)
-        dms = [Private(s, f"⏰ It is your move in {game.title} (waiting {waited}).") for s in acting
-               if await self.store.wants_dm(s)]
+        dms = [Private(s, _("⏰ It is your move in {title} (waiting {time}).", title=game.title, time=waited))
+               for s in acting if await self.store.wants_dm(s)]
         # remind again until the deadline (or, without one, a few more times)
         interval = settings.reminder_hours * 3600
         deadline = next((t.due for t in await self.store.pending_timers(row.id) if t.kind == "deadline"), None)
@@ -903,15 +952,17 @@ class TableService:
         hours = _duration(self.clock() - row.updated_at)
         names = ", ".join(self.text_names(row)[s] for s in absent)
         if settings.deadline_action == "skip":
-            return Notice(row.channel, await self._skip(row, game, state, absent, f"missed the deadline ({hours})"))
+            head = _("{names} missed the deadline ({time}): a computer played for them.", names=names, time=hours)
+            return Notice(row.channel, await self._skip(row, game, state, absent, head))
         if settings.deadline_action == "remove":
             return Notice(row.channel, await self._remove(row, game, state, absent))
-        reply = Reply(text=f"⌛ {names} has not played for {hours}. The other players may skip this turn (a "
-                           "computer plays it for them) or remove them from the game (a computer takes the "
-                           "seat). Nothing happens unless someone chooses.",
+        reply = Reply(text=_("⌛ {names} has not played for {time}. The other players may skip this turn (a "
+                             "computer plays it for them) or remove them from the game (a computer takes the "
+                             "seat). Nothing happens unless someone chooses.", names=names, time=hours),
                       game_id=row.id, version=row.version, status=row.status)
         reply.offer = Offer(row.id, row.version, absent, dict(row.names))
-        dms = [Private(s, f"⌛ Your turn in {game.title} is past its deadline; the others may now skip you.")
+        dms = [Private(s, _("⌛ Your turn in {title} is past its deadline; the others may now skip you.",
+                            title=game.title))
                for s in absent if await self.store.wants_dm(s)]
         return Notice(row.channel, reply, dms)
 
@@ -929,10 +980,10 @@ class TableService:
             state = new
         if not moves:
             return None
-        recorded, state, _ = await self._record(row, game, prev, state, moves)
+        recorded, state, _unused = await self._record(row, game, prev, state, moves)
         if isinstance(recorded, Reply):
             return None
-        lines = ["⏱ Time is up."] + [self.names_in(line, recorded) for _, _, line in moves]
+        lines = [_("⏱ Time is up.")] + [self.said(line, recorded) for _seat, _action, line in moves]
         recorded, state, bot_lines = await self._run_bots(recorded, game, state)
         return Notice(row.channel, await self._after_change(recorded, game, state, lines + bot_lines))
 
@@ -940,8 +991,9 @@ class TableService:
         return await self.store.next_due()
 
     # ----- past a deadline: skip or remove ---------------------------------------------------------------
-    async def _skip(self, row: GameRow, game: Game, state, seats: list[str], why: str) -> Reply:
-        """A computer plays the current decision of each absent seat (at the stand-in level, medium)."""
+    async def _skip(self, row: GameRow, game: Game, state, seats: list[str], head: str) -> Reply:
+        """A computer plays the current decision of each absent seat (at the stand-in level, medium); ``head``
+        says who missed what."""
         moves, prev = [], state
         for seat in seats:
             if seat not in game.to_act(state) or game.result(state) is not None:
@@ -952,12 +1004,10 @@ class TableService:
             new = game.apply(state, seat, action)
             moves.append((seat, action, game.describe(state, seat, action, new)))
             state = new
-        recorded, state, _ = await self._record(row, game, prev, state, moves)
+        recorded, state, _unused = await self._record(row, game, prev, state, moves)
         if isinstance(recorded, Reply):
             return Reply(ok=False)
-        names = ", ".join(self.text_names(recorded)[s] for s in seats)
-        lines = [f"{names} {why}: a computer played for them."]
-        lines += [self.names_in(line, recorded) for _, _, line in moves]
+        lines = [head] + [self.said(line, recorded) for _seat, _action, line in moves]
         recorded, state, bot_lines = await self._run_bots(recorded, game, state)
         return await self._after_change(recorded, game, state, lines + bot_lines)
 
@@ -965,14 +1015,16 @@ class TableService:
         """Hand the absent seats to computer players for the rest of the game."""
         new_seats = [Seat(s.user_id, s.name, s.is_bot or s.user_id in seats) for s in row.seats]
         names = ", ".join(self.text_names(row)[s] for s in seats)
-        moves = [(s, REMOVED, f"{s} was removed from the game; a computer plays the seat.") for s in seats]
-        recorded, state, _ = await self._record(row, game, state, state, moves, seats=new_seats)
+        # stored in the log in English, as the engine's lines are; translated where shown
+        moves = [(s, REMOVED, N_("{seat} was removed from the game; a computer plays the seat.").format(seat=s))
+                 for s in seats]
+        recorded, state, _unused = await self._record(row, game, state, state, moves, seats=new_seats)
         if isinstance(recorded, Reply):
             return Reply(ok=False)
         recorded, state, bot_lines = await self._run_bots(recorded, game, state)
         return await self._after_change(recorded, game, state,
-                                        [f"{names} removed from the game: a computer plays for them now."]
-                                        + bot_lines)
+                                        [_("{names} removed from the game: a computer plays for them now.",
+                                           names=names)] + bot_lines)
 
     async def _deadline_check(self, where: Where, user: User, seat: str, version: int | None):
         row = await self._require(where, user, statuses=("running",))
@@ -983,22 +1035,22 @@ class TableService:
             return self._stale(row, game, state, user)
         me = row.seat_of(user.id)
         if me is None or me.is_bot:
-            return Reply.fail(user.id, "Only the other players in this game can do that.", game_id=row.id)
+            return Reply.fail(user.id, _("Only the other players in this game can do that."), game_id=row.id)
         if seat == user.id:
-            return Reply.fail(user.id, "That is you: just make your move.", game_id=row.id)
+            return Reply.fail(user.id, _("That is you: just make your move."), game_id=row.id)
         target = row.seat_of(seat)
         if target is None or target.is_bot:
-            return Reply.fail(user.id, "That player is not a person seated in this game.", game_id=row.id)
+            return Reply.fail(user.id, _("That player is not a person seated in this game."), game_id=row.id)
         if seat not in game.to_act(state):
-            return Reply.fail(user.id, f"{self.shown(target.name)} is not the one the game is waiting for.",
-                              game_id=row.id)
+            return Reply.fail(user.id, _("{name} is not the one the game is waiting for.",
+                                         name=self.shown(target.name)), game_id=row.id)
         settings = await self.settings(row.guild)
         left = settings.deadline_hours * 3600 - (self.clock() - row.updated_at)
         if settings.deadline_hours <= 0:
-            return Reply.fail(user.id, "This server has no turn deadline (see `/settings`).", game_id=row.id)
+            return Reply.fail(user.id, _("This server has no turn deadline (see `/settings`)."), game_id=row.id)
         if left > 0:
-            return Reply.fail(user.id, f"{self.shown(target.name)} still has {_duration(left)} before the turn "
-                                       "deadline.", game_id=row.id)
+            return Reply.fail(user.id, _("{name} still has {time} before the turn deadline.",
+                                         name=self.shown(target.name), time=_duration(left)), game_id=row.id)
         return row, game, state, target
 
     async def skip(self, where: Where, user: User, seat: str, version: int | None = None) -> Reply:
@@ -1007,9 +1059,10 @@ class TableService:
             if isinstance(checked, Reply):
                 return checked
             row, game, state, target = checked
-            reply = await self._skip(row, game, state, [seat],
-                                     f"missed the deadline; {self.shown(user.name)} skipped the turn")
-        return reply if reply.ok else Reply.fail(user.id, "The game moved meanwhile; look again.")
+            head = _("{names} missed the deadline; {name} skipped the turn: a computer played for them.",
+                     names=self.text_names(row)[seat], name=self.shown(user.name))
+            reply = await self._skip(row, game, state, [seat], head)
+        return reply if reply.ok else Reply.fail(user.id, _("The game moved meanwhile; look again."))
 
     async def remove(self, where: Where, user: User, seat: str, version: int | None = None) -> Reply:
         async with self.lock(where.channel):
@@ -1018,7 +1071,7 @@ class TableService:
                 return checked
             row, game, state, target = checked
             reply = await self._remove(row, game, state, [seat])
-        return reply if reply.ok else Reply.fail(user.id, "The game moved meanwhile; look again.")
+        return reply if reply.ok else Reply.fail(user.id, _("The game moved meanwhile; look again."))
 
     # ----- undo ------------------------------------------------------------------------------------------
     async def undo(self, where: Where, user: User) -> Reply:
@@ -1028,36 +1081,37 @@ class TableService:
             row = await self._require(where, user, statuses=("running",))
             if isinstance(row, Reply):
                 return row
-            refused = self._not_a_player(row, user, "You are not playing in this game.")
+            refused = self._not_a_player(row, user, _("You are not playing in this game."))
             if refused:
                 return refused
             game, state = self._state(row)
             entries = await self.store.log(row.id)
             if not entries or entries[-1].action.startswith("#"):
-                why = "You have already taken back your last move." if entries and entries[-1].action == UNDO \
-                    else "There is no move to take back."
+                why = _("You have already taken back your last move.") if entries and entries[-1].action == UNDO \
+                    else _("There is no move to take back.")
                 return Reply.fail(user.id, why, game_id=row.id)
             last = entries[-1]
             if last.seat != user.id:
-                return Reply.fail(user.id, "Only your own last action can be taken back, and only before anyone "
-                                           "else has acted.", game_id=row.id)
+                return Reply.fail(user.id, _("Only your own last action can be taken back, and only before anyone "
+                                             "else has acted."), game_id=row.id)
             states = rebuild(game, row, entries)
             if game.dump(states[-1]) != row.state:
                 log.error("game %s: replay differs from the stored state; undo refused", row.id)
-                return Reply.fail(user.id, "Sorry, that move cannot be taken back.", game_id=row.id)
+                return Reply.fail(user.id, _("Sorry, that move cannot be taken back."), game_id=row.id)
             before, after = states[-2], states[-1]
             if before["rng"] != after["rng"]:
-                return Reply.fail(user.id, "That move cannot be taken back: it involved a random event (a roll "
-                                           "or a draw).", game_id=row.id)
+                return Reply.fail(user.id, _("That move cannot be taken back: it involved a random event (a roll "
+                                             "or a draw)."), game_id=row.id)
             if not game.undoable(before, user.id, last.action, after):
-                return Reply.fail(user.id, "That move cannot be taken back: the rules keep it (a secret choice, "
-                                           "revealed information or a taken die stays).", game_id=row.id)
-            line = f"{user.id} took back their last move."
-            row, state, _ = await self._record(row, game, None, before, [(user.id, UNDO, line)])
+                return Reply.fail(user.id, _("That move cannot be taken back: the rules keep it (a secret choice, "
+                                             "revealed information or a taken die stays)."), game_id=row.id)
+            # stored in the log in English, as the engine's lines are; translated where shown
+            line = N_("{seat} took back their last move.").format(seat=user.id)
+            row, state, _unused = await self._record(row, game, None, before, [(user.id, UNDO, line)])
             if isinstance(row, Reply):
-                return Reply.fail(user.id, "Someone moved at the same moment; nothing was taken back.")
+                return Reply.fail(user.id, _("Someone moved at the same moment; nothing was taken back."))
             row, state, bot_lines = await self._run_bots(row, game, state)   # never wait on a computer seat
-        return await self._after_change(row, game, state, [self.names_in(line, row)] + bot_lines)
+        return await self._after_change(row, game, state, [self.said(line, row)] + bot_lines)
 
     # ----- replays, exports ------------------------------------------------------------------------------
     async def replay(self, where: Where, user: User) -> Reply:
@@ -1066,12 +1120,12 @@ class TableService:
             row = await self.store.latest_game(where.channel)
             entries = await self.store.log(row.id) if row is not None else []
         if row is None or row.state is None:
-            return Reply.fail(user.id, "There is no started game in this channel to replay.")
+            return Reply.fail(user.id, _("There is no started game in this channel to replay."))
         game = GAMES[row.game]
         names = dict(row.names)
 
         if row.game not in RENDERERS:
-            return Reply.fail(user.id, "This game has no pictures to replay.")
+            return Reply.fail(user.id, _("This game has no pictures to replay."))
 
         def make() -> bytes | None:
             states = rebuild(game, row, entries)
@@ -1081,28 +1135,32 @@ class TableService:
 
         data = await asyncio.to_thread(make)      # rebuilding and drawing a whole game: off the event loop
         if data is None:
-            return Reply.fail(user.id, f"This game is too long for a replay within Discord's "
-                                       f"{MAX_ATTACHMENT // 2**20} MB attachment limit; `/game export` gives "
-                                       "its whole record.", game_id=row.id)
+            return Reply.fail(user.id, _("This game is too long for a replay within Discord's {mb} MB attachment "
+                                         "limit; `/game export` gives its whole record.", mb=MAX_ATTACHMENT // 2**20),
+                              game_id=row.id)
         moves = len(effective_actions(entries))
+        with i18n.speaking(i18n.user_locale()):     # the caller's: the text and the picture's description
+            text = ngettext("{title}: the whole game, {n} move.", "{title}: the whole game, {n} moves.", moves,
+                            title=game.title)
+            alt = ngettext("An animated replay of this {title} game, {n} move.",
+                           "An animated replay of this {title} game, {n} moves.", moves, title=game.title)
         return Reply(game_id=row.id, private=[Private(
-            user.id, f"{game.title}: the whole game, {moves} moves.",
-            Picture(f"{row.game}-{row.id}-replay.gif", data=data,
-                    alt=f"An animated replay of this {game.title} game, {moves} moves."))])
+            user.id, text, Picture(f"{row.game}-{row.id}-replay.gif", data=data, alt=alt))])
 
     async def export(self, where: Where, user: User) -> Reply:
         async with self.store.snapshot():
             row = await self.store.latest_game(where.channel)
             entries = await self.store.log(row.id) if row is not None else []
         if row is None or row.state is None:
-            return Reply.fail(user.id, "There is no started game in this channel to export.")
+            return Reply.fail(user.id, _("There is no started game in this channel to export."))
         game = GAMES[row.game]
         ended = row.status in ("finished", "abandoned")
         data = export(row, game, entries, ended)
-        note = "" if ended else " While the game runs the export holds the public log only; the full record " \
-                                "(actions and seed) comes once it has ended."
+        text = _("{title}: the game's record as JSON.", title=game.title) if ended else \
+            _("{title}: the game's record as JSON. While the game runs the export holds the public log only; the "
+              "full record (actions and seed) comes once it has ended.", title=game.title)
         return Reply(game_id=row.id, private=[Private(
-            user.id, f"{game.title}: the game's record as JSON.{note}",
+            user.id, text,
             Picture(f"{row.game}-{row.id}-log.json", data=export_bytes(data)))])
 
     # ----- lists and stats -------------------------------------------------------------------------------
@@ -1143,7 +1201,7 @@ class TableService:
         """Change a server's settings; ``can_manage`` is the front end's word that the user may manage the
         server (Manage Server in Discord)."""
         if not can_manage:
-            return Reply.fail(user.id, "Only members who can manage this server can change its settings.")
+            return Reply.fail(user.id, _("Only members who can manage this server can change its settings."))
         current = await self.store.settings(guild)
         try:
             for name, value in changes.items():
@@ -1153,31 +1211,33 @@ class TableService:
                     try:
                         value = float(value)
                     except (TypeError, ValueError):
-                        raise ValueError(f"{name.replace('_', ' ')} is a number of hours.") from None
+                        raise ValueError(_("{setting} is a number of hours.", setting=_setting(name))) from None
                     top = MAX_REMINDER_HOURS if name == "reminder_hours" else MAX_DEADLINE_HOURS
                     if not math.isfinite(value) or not (value == 0 or 1 <= value <= top):
-                        raise ValueError(f"{name.replace('_', ' ')} must be 0 (off) or between 1 and {top} hours.")
+                        raise ValueError(_("{setting} must be 0 (off) or between 1 and {top} hours.",
+                                           setting=_setting(name), top=top))
                 elif name == "deadline_action":
                     if value not in ("vote", "skip", "remove"):
-                        raise ValueError("past the deadline: vote, skip or remove.")
+                        raise ValueError(_("past the deadline: vote, skip or remove."))
                 elif name in ("threads", "mention"):
                     value = bool(value)
                 else:
-                    raise ValueError(f"There is no setting called {name}.")
+                    raise ValueError(_("There is no setting called {name}.", name=name))
                 setattr(current, name, value)
             if 0 < current.deadline_hours < current.reminder_hours:
-                raise ValueError(f"The turn deadline ({current.deadline_hours:g} h) cannot come before the first "
-                                 f"reminder ({current.reminder_hours:g} h): lengthen the deadline or remind sooner.")
+                raise ValueError(_("The turn deadline ({deadline} h) cannot come before the first reminder "
+                                   "({reminder} h): lengthen the deadline or remind sooner.",
+                                   deadline=f"{current.deadline_hours:g}", reminder=f"{current.reminder_hours:g}"))
         except ValueError as e:
-            return Reply.fail(user.id, str(e))
+            return Reply.fail(user.id, e.args[0])        # the sentence itself (a Msg), not a copy
         await self.store.save_settings(guild, current)
         self._settings.pop(guild, None)
-        return Reply(private=[Private(user.id, "Settings saved.\n" + describe_settings(current))])
+        return Reply(private=[Private(user.id, _("Settings saved.\n{settings}", settings=describe_settings(current)))])
 
     async def set_notify(self, user: User, on: bool) -> Reply:
         await self.store.set_dm(user.id, on)
-        text = ("I will send you a direct message when a game waits for you." if on
-                else "No more direct messages; reminders still mention you in the game's channel.")
+        text = (_("I will send you a direct message when a game waits for you.") if on
+                else _("No more direct messages; reminders still mention you in the game's channel."))
         return Reply(private=[Private(user.id, text)])
 
 
@@ -1200,17 +1260,17 @@ def parse_option(default, text: str):
             return True
         if low in ("off", "false", "no", "0"):
             return False
-        raise ValueError(f"Say on or off, not '{text}'.")
+        raise ValueError(_("Say on or off, not '{text}'.", text=text))
     if isinstance(default, int):
         try:
             return int(text)
         except ValueError:
-            raise ValueError(f"'{text}' is not a whole number.") from None
+            raise ValueError(_("'{text}' is not a whole number.", text=text)) from None
     return text
 
 
-PRIVATE_WORDS = {"hand": "Your hand", "my_choice": "Your choice this round", "choice": "Your choice",
-                 "my_bid": "Your bid", "secret": "Your secret"}
+PRIVATE_WORDS = {"hand": N_("Your hand"), "my_choice": N_("Your choice this round"), "choice": N_("Your choice"),
+                 "my_bid": N_("Your bid"), "secret": N_("Your secret")}
 
 def bot_level(seat: Seat) -> str:
     """The level a computer seat plays at: named in a computer's seat name ("Computer 2 (hard)"; older
@@ -1223,38 +1283,78 @@ def bot_level(seat: Seat) -> str:
 
 def _show(value) -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return pgettext("switch", "on") if value else pgettext("switch", "off")
     if isinstance(value, list):
         return ", ".join(_show(v) for v in value)
     return str(value)
+
+
+def _words_of(value):
+    """A private value (a hand, a choice) as the reader's words: the games' words translated, the rest as it is."""
+    if isinstance(value, str):
+        return i18n.line(value)
+    if isinstance(value, list):
+        return [_words_of(v) for v in value]
+    return value
 
 
 def seconds_text(seconds: float) -> str:
     """A rules time limit in words: '20 seconds', '5 minutes', '1 hour 30 minutes', '24 hours'."""
     seconds = int(seconds)
     if seconds < 120:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("{n} second", "{n} seconds", seconds)
     hours, rest = divmod(seconds, 3600)
     minutes = rest // 60
-    parts = ([f"{hours} hour{'s' if hours != 1 else ''}"] if hours else []) + \
-            ([f"{minutes} minute{'s' if minutes != 1 else ''}"] if minutes else [])
-    return " ".join(parts)
+    if hours and minutes:
+        return pgettext("duration", "{hours} {minutes}", hours=ngettext("{n} hour", "{n} hours", hours),
+                        minutes=ngettext("{n} minute", "{n} minutes", minutes))
+    if hours:
+        return ngettext("{n} hour", "{n} hours", hours)
+    return ngettext("{n} minute", "{n} minutes", minutes)
 
 
 def _duration(seconds: float) -> str:
     minutes = int(seconds // 60) + 1
     if minutes < 120:
-        return f"{minutes} minutes"
-    return f"{minutes // 60} hours"
+        return ngettext("{n} minute", "{n} minutes", minutes)
+    return ngettext("{n} hour", "{n} hours", minutes // 60)
 
 
 def describe_settings(s: Settings) -> str:
-    reminder = f"every {s.reminder_hours:g} h" if s.reminder_hours > 0 else "off"
-    deadline = f"{s.deadline_hours:g} h" if s.deadline_hours > 0 else "none"
-    action = {"vote": "the other players may skip or remove the absent player (buttons)",
-              "skip": "a computer plays the missed turn", "remove": "a computer takes the seat"}[s.deadline_action]
-    return (f"Reminders: {reminder}. Turn deadline: {deadline}; past it, {action}. "
-            f"A thread per game: {'on' if s.threads else 'off'}. Mention on turn: {'on' if s.mention else 'off'}.")
+    reminder = pgettext("reminders", "every {hours} h", hours=f"{s.reminder_hours:g}") if s.reminder_hours > 0 \
+        else pgettext("reminders", "off")
+    deadline = pgettext("deadline", "{hours} h", hours=f"{s.deadline_hours:g}") if s.deadline_hours > 0 \
+        else pgettext("deadline", "none")
+    action = {"vote": _("the other players may skip or remove the absent player (buttons)"),
+              "skip": _("a computer plays the missed turn"),
+              "remove": _("a computer takes the seat")}[s.deadline_action]
+    return _("Reminders: {reminder}. Turn deadline: {deadline}; past it, {action}. A thread per game: {threads}. "
+             "Mention on turn: {mention}.", reminder=reminder, deadline=deadline, action=action,
+             threads=_show(s.threads), mention=_show(s.mention))
+
+
+def _and(names) -> str:
+    """Names joined as a sentence says them: 'Ann and Cy', 'Ann and Cy and Dee'."""
+    names = list(names)
+    out = names[0] if names else ""
+    for name in names[1:]:
+        out = pgettext("list", "{first} and {second}", first=out, second=name)
+    return out
+
+
+def _seat_line(n: int, name: str, computer: bool, host: bool) -> str:
+    if computer and host:
+        return pgettext("lobby", "{n}. {name} (computer) — host", n=n, name=name)
+    if computer:
+        return pgettext("lobby", "{n}. {name} (computer)", n=n, name=name)
+    if host:
+        return pgettext("lobby", "{n}. {name} — host", n=n, name=name)
+    return pgettext("lobby", "{n}. {name}", n=n, name=name)
+
+
+def _setting(name: str) -> str:
+    return {"reminder_hours": _("reminder hours"), "deadline_hours": _("deadline hours")}.get(
+        name, name.replace("_", " "))
 
 
 

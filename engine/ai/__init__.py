@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core import Game, State
+from ..core import N_, Game, State
 from .ismcts import Stats, search
 
 LEVELS = ("easy", "medium", "hard")
@@ -69,10 +69,12 @@ def hint_text(stats: Stats) -> str:
     """One line: what ``hard`` would play and why (the top two actions and their win estimates)."""
     first = stats.actions[0]
     if len(stats.actions) == 1:
-        return f"💡 Only one move is possible: **{first[0]}**."
+        return N_("💡 Only one move is possible: **{action}**.").format(action=first[0])
     second = stats.actions[1]
-    return (f"💡 Hard would play **{first[0]}** (wins about {first[2]:.0%} of {first[1]} simulations), "
-            f"ahead of **{second[0]}** ({second[2]:.0%} of {second[1]}).")
+    return N_("💡 Hard would play **{action}** (wins about {rate} of {n} simulations), "
+              "ahead of **{other}** ({other_rate} of {other_n}).").format(
+        action=first[0], rate=f"{first[2]:.0%}", n=first[1], other=second[0], other_rate=f"{second[2]:.0%}",
+        other_n=second[1])
 
 
 def hint(game: Game, state: State, seat: str, rng_seed: int | str = 0, *, iterations: int | None = None,
@@ -80,7 +82,8 @@ def hint(game: Game, state: State, seat: str, rng_seed: int | str = 0, *, iterat
     try:
         return hint_text(analyse(game, state, seat, "hard", rng_seed, iterations=iterations, timed=timed))
     except NotImplementedError:
-        return f"No hints for {game.title}: the computer cannot yet think about it without peeking."
+        return N_("No hints for {title}: the computer cannot yet think about it without peeking.").format(
+            title=game.title)
 
 
 __all__ = ["LEVELS", "BUDGETS", "Budget", "Stats", "analyse", "budget", "choose", "hint", "hint_text", "search"]

@@ -231,7 +231,7 @@ class GameCog(commands.Cog):
                         reply.text += "\n" + _("(I could not open a thread here — I need Create Public Threads "
                                                "— so the game is played in this channel.)")
                 return reply
-            reply = await self.service.open_table(Where(str(thread.id), where.guild), user, game.value,
+            reply = await self.service.open_table(Where(str(thread.id), where.guild, where.locale), user, game.value,
                                                   parent_channel=where.channel)
             if not reply.ok:
                 await thread.delete()

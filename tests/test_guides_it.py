@@ -13,7 +13,7 @@ import pytest
 from engine import GAMES
 
 RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
-KEYS = sorted(GAMES)
+KEYS = sorted(k for k in GAMES if k != "pebbles")     # not the tests' own little game
 
 
 def read(key: str, lang: str = "") -> str:

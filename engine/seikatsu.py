@@ -348,8 +348,9 @@ class Seikatsu(Game):
         verb = words[0]
         if phase == "card":
             if verb != "take":
-                raise IllegalAction("Take a garden card first, e.g. 'take {card} card'.",
-                                    card=self.allowed_cards(state, seat)[0])
+                # the example is a whole action (a param that is no single word stays as typed)
+                raise IllegalAction("Take a garden card first, e.g. '{example}'.",
+                                    example=f"take {self.allowed_cards(state, seat)[0]} card")
             self._take_card(state, seat, words)
         elif phase == "putback":
             if verb not in ("put", "keep"):
@@ -448,7 +449,7 @@ class Seikatsu(Game):
     def _take_card(self, state: State, seat: str, words: list[str]) -> None:
         allowed = self.allowed_cards(state, seat)
         if len(words) not in (2, 3) or (len(words) == 3 and words[2] != "card"):
-            raise IllegalAction("Take one garden card, e.g. 'take {card} card'.", card=allowed[0])
+            raise IllegalAction("Take one garden card, e.g. '{example}'.", example=f"take {allowed[0]} card")
         card = words[1]
         if card not in CARDS:
             # the list is written out so a translation can name the cards in its words beside the typed ones
@@ -640,15 +641,18 @@ class Seikatsu(Game):
 MOGAMI = N_("The 4th koi pond is in: fountains and garden cards leave the game (Mogami River).")
 GARDEN_FULL = N_("The garden is full.")
 # The final scores, one sentence per game size (2 and 4 players: pink and blue; 3 players: with green), so
-# the edge finds the whole sentence; each pagoda's part on its own for an edge that reads clause by clause.
-FINAL_TWO = N_("{colour1} {total1} (birds {birds1}, flowers {flowers1}, fountains {fountains1}); "
-               "{colour2} {total2} (birds {birds2}, flowers {flowers2}, fountains {fountains2}).")
-FINAL_THREE = N_("{colour1} {total1} (birds {birds1}, flowers {flowers1}, fountains {fountains1}); "
-                 "{colour2} {total2} (birds {birds2}, flowers {flowers2}, fountains {fountains2}); "
-                 "{colour3} {total3} (birds {birds3}, flowers {flowers3}, fountains {fountains3}).")
-# Clauses of the sentences above, for an edge that splits a line at its colons and semicolons.
-CLAUSES = (N_("{colour} {total} (birds {birds}, flowers {flowers}, fountains {fountains});"),
-           N_("{colour} {total} (birds {birds}, flowers {flowers}, fountains {fountains})."),
+# the edge finds the whole sentence; it starts with a colour's name, not a placeholder, so it cannot swallow
+# the sentences before it. Each pagoda's clause on its own for an edge that splits at semicolons.
+FINAL_TWO = N_("pink {pink_total} (birds {pink_birds}, flowers {pink_flowers}, fountains {pink_fountains}); "
+               "blue {blue_total} (birds {blue_birds}, flowers {blue_flowers}, fountains {blue_fountains}).")
+FINAL_THREE = N_("pink {pink_total} (birds {pink_birds}, flowers {pink_flowers}, fountains {pink_fountains}); "
+                 "blue {blue_total} (birds {blue_birds}, flowers {blue_flowers}, fountains {blue_fountains}); "
+                 "green {green_total} (birds {green_birds}, flowers {green_flowers}, fountains {green_fountains}).")
+# Clauses of the lines above, for an edge that splits a line at its colons and semicolons.
+CLAUSES = (N_("pink {total} (birds {birds}, flowers {flowers}, fountains {fountains});"),
+           N_("blue {total} (birds {birds}, flowers {flowers}, fountains {fountains});"),
+           N_("blue {total} (birds {birds}, flowers {flowers}, fountains {fountains})."),
+           N_("green {total} (birds {birds}, flowers {flowers}, fountains {fountains})."),
            N_("{seat} places {bird} {flower} on {space}:"), N_("{seat} places a koi pond on {space} as a {bird}:"),
            N_("{seat} places a koi pond on {space}:"), N_("{points} points."), N_("no matching bird, 0 points."),
            N_("no bird to match, 0 points."), N_("The 4th koi pond is in:"),
@@ -663,12 +667,9 @@ SPACES_FILLED = N_("{filled} of 36 spaces filled.")
 
 
 def final_line(final: dict) -> str:
-    """The end's sentence of scores per pagoda."""
-    params = {}
-    for i, (colour, f) in enumerate(final.items(), 1):
-        params.update({f"colour{i}": colour, f"total{i}": f["total"], f"birds{i}": f["birds"],
-                       f"flowers{i}": f["flowers"], f"fountains{i}": f["fountains"]})
-    return (FINAL_THREE if len(final) == 3 else FINAL_TWO).format(**params)
+    """The end's sentence of scores per pagoda (pink, blue and, at three players, green)."""
+    params = {f"{colour}_{k}": f[k] for colour, f in final.items() for k in ("total", "birds", "flowers", "fountains")}
+    return (FINAL_THREE if "green" in final else FINAL_TWO).format(**params)
 
 
 GAME = register(Seikatsu())

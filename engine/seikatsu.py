@@ -72,14 +72,22 @@ from __future__ import annotations
 
 from collections import Counter
 
+from i18n import N_, W_  # marks only: the engine writes English; the edge translates what it shows
+
 from . import register
 from .core import Game, IllegalAction, State, lower, summary_text
 from .hexgrid import DIRECTIONS, spiral
 from .rng import Rng
 
-BIRDS = ("crane", "finch", "heron", "sparrow")
-FLOWERS = ("iris", "lily", "poppy", "marigold")
-KOI = "koi"
+# Game words are marked (W_) so the edge shows them in the reader's language; the engine keeps English.
+BIRDS = (W_("crane"), W_("finch"), W_("heron"), W_("sparrow"))
+FLOWERS = (W_("iris"), W_("lily"), W_("poppy"), W_("marigold"))
+KOI = W_("koi")
+# A whole tile's name as one word, for refusals that name a tile ("You have no heron lily tile").
+TILE_WORDS = (W_("crane iris"), W_("crane lily"), W_("crane poppy"), W_("crane marigold"),
+              W_("finch iris"), W_("finch lily"), W_("finch poppy"), W_("finch marigold"),
+              W_("heron iris"), W_("heron lily"), W_("heron poppy"), W_("heron marigold"),
+              W_("sparrow iris"), W_("sparrow lily"), W_("sparrow poppy"), W_("sparrow marigold"))
 GARDEN_TILES = [f"{bird} {flower}" for bird in BIRDS for flower in FLOWERS] * 2  # S2: every pair twice
 KOI_PONDS = 4
 CARDS = BIRDS + FLOWERS  # S8: one garden card per bird and per flower
@@ -122,7 +130,7 @@ def _corners() -> list[tuple[str, str, str]]:
 CORNERS: list[tuple[str, str, str]] = _corners()
 _CORNER_SET = set(CORNERS)
 
-PAGODA_ORDER = ("pink", "blue", "green")
+PAGODA_ORDER = (W_("pink"), W_("blue"), W_("green"))
 PAGODA_CORNER = {"pink": (3, 0), "blue": (0, -3), "green": (-3, 3)}
 FLOWER_SPACE = {"pink": (1, 0), "blue": (0, -1), "green": (-1, 1)}
 # S4 at four players: the two spaces either side of green's flower space instead of that space.
@@ -340,8 +348,9 @@ class Seikatsu(Game):
         verb = words[0]
         if phase == "card":
             if verb != "take":
-                raise IllegalAction("Take a garden card first, e.g. 'take " + self.allowed_cards(state, seat)[0]
-                                    + " card'.")
+                # the example is a whole action (a param that is no single word stays as typed)
+                raise IllegalAction("Take a garden card first, e.g. '{example}'.",
+                                    example=f"take {self.allowed_cards(state, seat)[0]} card")
             self._take_card(state, seat, words)
         elif phase == "putback":
             if verb not in ("put", "keep"):
@@ -354,9 +363,10 @@ class Seikatsu(Game):
         elif verb in ("take", "put", "keep"):
             raise IllegalAction("Garden cards and putting tiles back come only after placing a fountain.")
         else:
-            raise IllegalAction("Place a tile, e.g. 'place heron lily c3'"
-                                + (", or a fountain, e.g. 'fountain b3 c3 c4'." if self.fountains_open(state)
-                                   else "."))
+            if self.fountains_open(state):
+                raise IllegalAction("Place a tile, e.g. 'place heron lily c3', or a fountain, e.g. "
+                                    "'fountain b3 c3 c4'.")
+            raise IllegalAction("Place a tile, e.g. 'place heron lily c3'.")
 
     def _place(self, state: State, seat: str, words: list[str], rng: Rng) -> None:
         if len(words) not in (3, 4):
@@ -364,14 +374,14 @@ class Seikatsu(Game):
         tile, space = " ".join(words[1:-1]), words[-1]
         hand = state["hands"][seat]
         if tile not in hand:
-            raise IllegalAction(f"You have no {tile} tile; your hand: {', '.join(hand)}.")
+            raise self._no_tile(tile, hand)
         if space not in NEIGHBOURS:
-            raise IllegalAction(f"There is no space '{space}' in the garden (spaces run a1 to g4).")
+            raise IllegalAction("There is no space '{space}' in the garden (spaces run a1 to g4).", space=space)
         board = state["board"]
         if space in board:
-            raise IllegalAction(f"{space} already holds a tile.")
+            raise IllegalAction("{space} already holds a tile.", space=space)
         if not any(n in board for n in NEIGHBOURS[space]):
-            raise IllegalAction(f"{space} touches no tile; place next to a tile already in the garden.")
+            raise IllegalAction("{space} touches no tile; place next to a tile already in the garden.", space=space)
         colour = state["pagodas"][seat]
         if tile == KOI:
             bird, points = koi_bird(board, space)
@@ -392,6 +402,14 @@ class Seikatsu(Game):
             hand.append(self._draw(state, rng))
         self._next_turn(state)
 
+    @staticmethod
+    def _no_tile(tile: str, hand: list[str]) -> IllegalAction:
+        """A refusal naming the hand tile by tile, so each tile's name is translated as a word."""
+        if len(hand) == 2:
+            return IllegalAction("You have no {tile} tile; your hand: {first}, {second}.", tile=tile,
+                                 first=hand[0], second=hand[1])
+        return IllegalAction("You have no {tile} tile; your hand: {hand}.", tile=tile, hand=", ".join(hand))
+
     def _close_fountains(self, state: State) -> None:
         """S10, D8: the Mogami River rule."""
         state["fountains_left"] = {c: 0 for c in state["fountains_left"]}
@@ -411,14 +429,16 @@ class Seikatsu(Game):
         corner = tuple(sorted(words[1:]))
         unknown = [s for s in corner if s not in NEIGHBOURS]
         if unknown:
-            raise IllegalAction(f"There is no space '{unknown[0]}' in the garden.")
+            raise IllegalAction("There is no space '{space}' in the garden.", space=unknown[0])
         if corner not in _CORNER_SET:
-            raise IllegalAction(f"{' '.join(corner)} do not meet at one corner: name three spaces that all "
-                                "touch each other.")
+            raise IllegalAction("{spaces} do not meet at one corner: name three spaces that all touch each other.",
+                                spaces=" ".join(corner))
         empty = [s for s in corner if s not in state["board"]]
+        if len(empty) == 1:
+            raise IllegalAction("A fountain needs tiles on all three spaces; {space} is empty.", space=empty[0])
         if empty:
-            raise IllegalAction(f"A fountain needs tiles on all three spaces; {', '.join(empty)} "
-                                f"{'is' if len(empty) == 1 else 'are'} empty.")
+            raise IllegalAction("A fountain needs tiles on all three spaces; {spaces} are empty.",
+                                spaces=", ".join(empty))
         if any(tuple(f["spaces"]) == corner for f in state["fountains"]):
             raise IllegalAction("A fountain already stands at that corner.")
         state["fountains"].append({"owner": seat, "pagoda": colour, "spaces": list(corner)})
@@ -429,14 +449,17 @@ class Seikatsu(Game):
     def _take_card(self, state: State, seat: str, words: list[str]) -> None:
         allowed = self.allowed_cards(state, seat)
         if len(words) not in (2, 3) or (len(words) == 3 and words[2] != "card"):
-            raise IllegalAction(f"Take one garden card, e.g. 'take {allowed[0]} card'.")
+            raise IllegalAction("Take one garden card, e.g. '{example}'.", example=f"take {allowed[0]} card")
         card = words[1]
         if card not in CARDS:
-            raise IllegalAction(f"There is no '{card}' garden card; the cards are {', '.join(CARDS)}.")
+            # the list is written out so a translation can name the cards in its words beside the typed ones
+            raise IllegalAction("There is no '{card}' garden card; the cards are crane, finch, heron, sparrow, "
+                                "iris, lily, poppy, marigold.", card=card)
         if card not in state["cards_open"]:
-            raise IllegalAction(f"The {card} card is already taken.")
+            raise IllegalAction("The {card} card is already taken.", card=card)
         if card not in allowed:
-            raise IllegalAction(f"Your second garden card must be of the other kind: {', '.join(allowed)}.")
+            raise IllegalAction("Your second garden card must be of the other kind: {cards}.",
+                                cards=", ".join(allowed))
         state["cards_open"].remove(card)
         state["cards"][state["pagodas"][seat]].append(card)
         state["last"] = {"seat": seat, "action": "card", "card": card,
@@ -458,14 +481,14 @@ class Seikatsu(Game):
         elif words[:2] == ["put", "back"] and len(words) > 2:
             tile = " ".join(words[2:])
             if tile not in hand:
-                raise IllegalAction(f"You have no {tile} tile; your hand: {', '.join(hand)}.")
+                raise self._no_tile(tile, hand)
             back = [tile]
         else:
             raise IllegalAction("Say 'keep hand', 'put back <tile>' or 'put back both'.")
         for tile in back:  # D7: all go back first, then as many are drawn
             hand.remove(tile)
             state["bag"].append(tile)
-        for _ in back:
+        for _tile in back:
             hand.append(self._draw(state, rng))
         state["last"] = {"seat": seat, "action": "putback", "count": len(back),
                          "spaces": state["fountains"][-1]["spaces"]}
@@ -580,38 +603,73 @@ class Seikatsu(Game):
             text = self.describe({}, last["seat"], "", {"last": last, "phase": "place"})
         scores = {s: view["scores"][s]["total"] for s in view["seats"]}
         return summary_text(self.title, view, last=text, scores=scores,
-                            extra=f"{len(view['board'])} of 36 spaces filled")
+                            extra=SPACES_FILLED.format(filled=len(view["board"])))
 
     # ----- the log ----------------------------------------------------------------------------------------
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         last = after["last"]
         kind = last["action"]
         if kind == "place":
+            space, points = last["space"], last["points"]
             if last["tile"] == KOI:
-                what = f"{seat} places a koi pond on {last['space']}"
-                if last["points"]:
-                    what += f" as a {last['bird']}: {last['points']} points."
-                else:
-                    what += ": no bird to match, 0 points."
+                what = (N_("{seat} places a koi pond on {space} as a {bird}: {points} points.").format(
+                    seat=seat, space=space, bird=last["bird"], points=points) if points else
+                    N_("{seat} places a koi pond on {space}: no bird to match, 0 points.").format(
+                        seat=seat, space=space))
             else:
-                what = f"{seat} places {last['tile']} on {last['space']}: "
-                what += f"{last['points']} points." if last["points"] else "no matching bird, 0 points."
+                bird, flower = last["tile"].split()
+                what = (N_("{seat} places {bird} {flower} on {space}: {points} points.") if points else
+                        N_("{seat} places {bird} {flower} on {space}: no matching bird, 0 points.")).format(
+                    seat=seat, bird=bird, flower=flower, space=space, points=points)
             if last["closed"]:
-                what += " The 4th koi pond is in: fountains and garden cards leave the game (Mogami River)."
+                what += " " + MOGAMI
         elif kind == "fountain":
-            what = f"{seat} places a fountain at {' '.join(last['spaces'])}."
+            a, b, c = last["spaces"]
+            what = N_("{seat} places a fountain at {a} {b} {c}.").format(seat=seat, a=a, b=b, c=c)
         elif kind == "card":
-            what = f"{seat} takes the {last['card']} card."
+            what = N_("{seat} takes the {card} card.").format(seat=seat, card=last["card"])
         else:
             n = last["count"]
-            what = (f"{seat} keeps their hand." if n == 0 else
-                    f"{seat} puts {n} tile{'s' if n > 1 else ''} back into the bag and draws {n}.")
+            what = (N_("{seat} keeps their hand.") if n == 0 else
+                    N_("{seat} puts {n} tile back into the bag and draws {n}.") if n == 1 else
+                    N_("{seat} puts {n} tiles back into the bag and draws {n}.")).format(seat=seat, n=n)
         if after["phase"] == "over":
-            final = after["final"]
-            what += " The garden is full. " + "; ".join(
-                f"{c} {f['total']} (birds {f['birds']}, flowers {f['flowers']}, fountains {f['fountains']})"
-                for c, f in final.items()) + "."
+            what += " " + GARDEN_FULL + " " + final_line(after["final"])
         return what
+
+
+MOGAMI = N_("The 4th koi pond is in: fountains and garden cards leave the game (Mogami River).")
+GARDEN_FULL = N_("The garden is full.")
+# The final scores, one sentence per game size (2 and 4 players: pink and blue; 3 players: with green), so
+# the edge finds the whole sentence; it starts with a colour's name, not a placeholder, so it cannot swallow
+# the sentences before it. Each pagoda's clause on its own for an edge that splits at semicolons.
+FINAL_TWO = N_("pink {pink_total} (birds {pink_birds}, flowers {pink_flowers}, fountains {pink_fountains}); "
+               "blue {blue_total} (birds {blue_birds}, flowers {blue_flowers}, fountains {blue_fountains}).")
+FINAL_THREE = N_("pink {pink_total} (birds {pink_birds}, flowers {pink_flowers}, fountains {pink_fountains}); "
+                 "blue {blue_total} (birds {blue_birds}, flowers {blue_flowers}, fountains {blue_fountains}); "
+                 "green {green_total} (birds {green_birds}, flowers {green_flowers}, fountains {green_fountains}).")
+# Clauses of the lines above, for an edge that splits a line at its colons and semicolons.
+CLAUSES = (N_("pink {total} (birds {birds}, flowers {flowers}, fountains {fountains});"),
+           N_("blue {total} (birds {birds}, flowers {flowers}, fountains {fountains});"),
+           N_("blue {total} (birds {birds}, flowers {flowers}, fountains {fountains})."),
+           N_("green {total} (birds {birds}, flowers {flowers}, fountains {fountains})."),
+           N_("{seat} places {bird} {flower} on {space}:"), N_("{seat} places a koi pond on {space} as a {bird}:"),
+           N_("{seat} places a koi pond on {space}:"), N_("{points} points."), N_("no matching bird, 0 points."),
+           N_("no bird to match, 0 points."), N_("The 4th koi pond is in:"),
+           N_("fountains and garden cards leave the game (Mogami River)."))
+# What players read on the buttons: the canonical actions (which stay English: the engine parses them) and
+# the groups of actions a long list is cut into ("place heron lily", "fountain b3").
+ACTION_LABELS = (N_("place {bird} {flower} {space}"), N_("place koi {space}"), N_("place {bird} {flower}"),
+                 N_("place {bird}"), N_("place"), N_("fountain {a} {b} {c}"), N_("fountain {a} {b}"),
+                 N_("fountain {a}"), N_("fountain"), N_("take {card} card"), N_("keep hand"),
+                 N_("put back {bird} {flower}"), N_("put back koi"), N_("put back both"))
+SPACES_FILLED = N_("{filled} of 36 spaces filled.")
+
+
+def final_line(final: dict) -> str:
+    """The end's sentence of scores per pagoda (pink, blue and, at three players, green)."""
+    params = {f"{colour}_{k}": f[k] for colour, f in final.items() for k in ("total", "birds", "flowers", "fountains")}
+    return (FINAL_THREE if "green" in final else FINAL_TWO).format(**params)
 
 
 GAME = register(Seikatsu())

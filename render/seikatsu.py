@@ -7,8 +7,9 @@ names, pagoda corners) is imported, never its state. A seated player sees the ga
 pagoda, placed at the bottom so that their flower rows stand as the columns of the picture; the channel
 image (no viewer) keeps one fixed side with the blue pagoda at the top.
 
-Tiles read without colour vision: the bird is a round badge with its initial (C crane, F finch, H heron,
-S sparrow) and the flower has its own number of petals (iris 3, poppy 4, lily 6, marigold 10) besides its
+Tiles read without colour vision: the bird is a round badge with the initial of its name in the image's
+language (C crane, F finch, H heron, S sparrow; in Italian G gru, F fringuello, A airone, P passero) and
+the flower has its own number of petals (iris 3, poppy 4, lily 6, marigold 10) besides its
 colour. Each space shows its name (as in the actions: ``place heron lily c3``).
 """
 
@@ -18,6 +19,7 @@ import math
 
 from engine.hexgrid import rotate, to_pixel
 from engine.seikatsu import CELL, LABEL, PAGODA_CORNER, PAGODA_ORDER
+from i18n import _, ngettext, pgettext, word
 
 from . import register
 from .common import (
@@ -111,7 +113,7 @@ def draw_bird(draw, centre, radius: float, bird: str) -> None:
     colour = BIRD_COLOURS[bird]
     draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=colour,
                  outline=darken(colour, 0.5), width=2)
-    text_centered(draw, (cx, cy + 1), bird[0].upper(), font(max(14, int(radius * 1.25)), bold=True),
+    text_centered(draw, (cx, cy + 1), word(bird)[0].upper(), font(max(14, int(radius * 1.25)), bold=True),
                   fill=contrast(colour))
 
 
@@ -223,13 +225,13 @@ def draw_fountain(draw, point, size: float, colour, highlight: bool = False) -> 
 # ----- text helpers -------------------------------------------------------------------------------------
 def wrap(draw, text: str, width: int, fnt) -> list[str]:
     lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
+    for piece in text.split():
+        trial = f"{line} {piece}".strip()
         if draw.textlength(trial, font=fnt) <= width or not line:
             line = trial
         else:
             lines.append(line)
-            line = word
+            line = piece
     if line:
         lines.append(line)
     return lines
@@ -244,29 +246,45 @@ def pagodas_in_use(view: dict) -> list[str]:
     return [c for c in PAGODA_ORDER if c in used]
 
 
+def tile_words(tile: str) -> str:
+    """A tile's name in the image's language ("heron lily", "koi pond"): each tile is a marked word."""
+    return _("koi pond") if tile == "koi" else word(tile)
+
+
 def describe_last(view: dict, names: dict) -> str:
     last = view.get("last")
     if not last:
-        return "The garden is planted: " + ", ".join(f"{b['bird']} {b['flower']} on {b['space']}"
-                                                    for b in view["board"]) + "."
+        # a context keeps this short pattern from being taken for an engine's sentence (i18n.line)
+        tiles = ", ".join(pgettext("image", "{tile} on {space}", tile=word(f"{b['bird']} {b['flower']}"),
+                                   space=b["space"]) for b in view["board"])
+        return _("The garden is planted: {tiles}.", tiles=tiles)
     who = names.get(last["seat"], last["seat"])
     kind = last["action"]
     if kind == "place":
+        space, points = last["space"], last["points"]
         if last["tile"] == "koi":
-            text = f"{who} placed a koi pond on {last['space']}"
-            text += f" as a {last['bird']}: +{last['points']}." if last["points"] else ": no bird matched."
+            if points:
+                text = _("{who} placed a koi pond on {space} as a {bird}: +{points}.", who=who, space=space,
+                         bird=word(last["bird"]), points=points)
+            else:
+                text = _("{who} placed a koi pond on {space}: no bird matched.", who=who, space=space)
+        elif points:
+            text = _("{who} placed {tile} on {space}: +{points}.", who=who, tile=tile_words(last["tile"]),
+                     space=space, points=points)
         else:
-            text = f"{who} placed {last['tile']} on {last['space']}: "
-            text += f"+{last['points']}." if last["points"] else "no matching bird."
+            text = _("{who} placed {tile} on {space}: no matching bird.", who=who, tile=tile_words(last["tile"]),
+                     space=space)
         if last.get("closed"):
-            text += " The 4th koi pond closes the fountains (Mogami River)."
+            text = _("{text} The 4th koi pond closes the fountains (Mogami River).", text=text)
         return text
     if kind == "fountain":
-        return f"{who} placed a fountain at {' '.join(last['spaces'])}."
+        return _("{who} placed a fountain at {spaces}.", who=who, spaces=" ".join(last["spaces"]))
     if kind == "card":
-        return f"{who} took the {last['card']} card."
+        return _("{who} took the {card} card.", who=who, card=word(last["card"]))
     n = last["count"]
-    return f"{who} kept their hand." if n == 0 else f"{who} put {n} tile{'s' if n > 1 else ''} back and drew {n}."
+    if n == 0:
+        return _("{who} kept their hand.", who=who)
+    return ngettext("{who} put {n} tile back and drew {n}.", "{who} put {n} tiles back and drew {n}.", n, who=who)
 
 
 def banner_text(view: dict, names: dict, viewer) -> tuple[str, tuple]:
@@ -277,16 +295,19 @@ def banner_text(view: dict, names: dict, viewer) -> tuple[str, tuple]:
         colours = {view["pagodas"][s] for s in winners}
         if len(colours) == 1:
             colour = colours.pop()
-            return f"{team_name(view, names, colour)} win{'s' if len(winners) == 1 else ''} with {best}", \
-                PAGODA_COLOURS[colour]
-        return f"Shared win at {best}: " + ", ".join(team_name(view, names, c) for c in pagodas_in_use(view)
-                                                     if c in colours), INK
+            return ngettext("{team} wins with {best}", "{team} win with {best}", len(winners),
+                            team=team_name(view, names, colour), best=best), PAGODA_COLOURS[colour]
+        teams = ", ".join(team_name(view, names, c) for c in pagodas_in_use(view) if c in colours)
+        return _("Shared win at {best}: {teams}", best=best, teams=teams), INK
     seat = view["turn"]
-    who = "Your" if seat == viewer else f"{names.get(seat, seat)}'s"
-    step = {"place": "place a tile" + (" or a fountain" if view["free_corners"]
-                                       and view["fountains_left"].get(seat) else ""),
-            "card": "take a garden card", "putback": "put tiles back?"}[view["phase"]]
-    return f"{who} turn — {step}", PAGODA_COLOURS[view["pagodas"][seat]]
+    phase = view["phase"]
+    if phase == "place" and view["free_corners"] and view["fountains_left"].get(seat):
+        step = _("place a tile or a fountain")
+    else:
+        step = {"place": _("place a tile"), "card": _("take a garden card"), "putback": _("put tiles back?")}[phase]
+    if seat == viewer:
+        return _("Your turn — {step}", step=step), PAGODA_COLOURS[view["pagodas"][seat]]
+    return _("{name}'s turn — {step}", name=names.get(seat, seat), step=step), PAGODA_COLOURS[view["pagodas"][seat]]
 
 
 # ----- the garden ---------------------------------------------------------------------------------------
@@ -414,7 +435,7 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
     width = WIDTH - x0 - 20
     y = y0
     over = "result" in view
-    draw.text((x0, y), "Final scores" if over else "Score", font=font(24, bold=True), fill=INK)
+    draw.text((x0, y), _("Final scores") if over else _("Score"), font=font(24, bold=True), fill=INK)
     y += 36
     top = max([s["total"] for s in view["scores"].values()] + [1])
     for colour in pagodas_in_use(view):
@@ -433,18 +454,18 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
         filled = x0 + 48 + (width - 48) * score["total"] / top
         draw.rounded_rectangle([x0 + 48, bar_y, max(x0 + 58, filled), bar_y + 10], radius=5, fill=col)
         y += 52
-        parts = [f"birds {score['birds']}"]
+        parts = [_("birds {n}", n=score["birds"])]
         if over:
-            parts += [f"flowers {score['flowers']}"]
+            parts += [_("flowers {n}", n=score["flowers"])]
             if view["yarimizu"]:
-                parts += [f"fountains {score['fountains']}"]
+                parts += [_("fountains {n}", n=score["fountains"])]
         detail = " · ".join(parts)
         if view["yarimizu"]:
             cards = view["garden_cards"][seat]
             left = view["fountains_left"][seat]
-            extra = f"cards: {', '.join(cards) if cards else 'none'}"
+            extra = _("cards: {cards}", cards=", ".join(word(c) for c in cards) if cards else pgettext("cards", "none"))
             if not over and view["fountains_open"]:
-                extra += f" · fountains left {left}"
+                extra = _("{cards} · fountains left {n}", cards=extra, n=left)
             detail_lines = [detail, extra]
         else:
             detail_lines = [detail]
@@ -456,13 +477,15 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
     # the bag, koi ponds and the garden cards on the table
     draw.line([x0, y, x0 + width, y], fill=GRID, width=2)
     y += 12
-    lines = [f"Bag: {view['bag']} tile{'s' if view['bag'] != 1 else ''} · koi ponds placed {view['koi_placed']}/4"]
+    lines = [ngettext("Bag: {n} tile · koi ponds placed {koi}/4", "Bag: {n} tiles · koi ponds placed {koi}/4",
+                      view["bag"], koi=view["koi_placed"])]
     if view["yarimizu"]:
         if view["fountains_open"]:
-            lines.append("Cards on the table: " + (", ".join(view["cards_open"]) or "none"))
-            lines.append("Fountains until the 4th koi pond.")
+            lines.append(_("Cards on the table: {cards}",
+                           cards=", ".join(word(c) for c in view["cards_open"]) or pgettext("cards", "none")))
+            lines.append(_("Fountains until the 4th koi pond."))
         else:
-            lines.append("Mogami River: no more fountains.")
+            lines.append(_("Mogami River: no more fountains."))
     for line in lines:
         for part in wrap(draw, line, width, font(20)):
             draw.text((x0, y), part, font=font(20), fill=INK)
@@ -472,15 +495,21 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
     if view.get("hand"):
         draw.line([x0, y, x0 + width, y], fill=GRID, width=2)
         y += 12
-        draw.text((x0, y), "Your hand", font=font(22, bold=True), fill=INK)
+        draw.text((x0, y), _("Your hand"), font=font(22, bold=True), fill=INK)
         y += 32
         hand_size = 46
         for tile in view["hand"]:
             g = Garden((x0 + hand_size + 4, y + hand_size), hand_size, 0)
             draw_tile(draw, g, (0, 0), hand_tile(tile))
-            name, f = fit_text(draw, "koi pond" if tile == "koi" else tile, width - hand_size * 2 - 24, 22,
+            name, f = fit_text(draw, tile_words(tile), width - hand_size * 2 - 24, 22,
                                bold=True, min_size=18)
-            draw.text((x0 + hand_size * 2 + 20, y + hand_size - 14), name, font=f, fill=INK)
+            if word(tile) == tile:
+                draw.text((x0 + hand_size * 2 + 20, y + hand_size - 14), name, font=f, fill=INK)
+            else:
+                # in another language, the tile's name as the commands take it, beneath the translated one
+                draw.text((x0 + hand_size * 2 + 20, y + hand_size - 28), name, font=f, fill=INK)
+                typed = _("typed: {tile}", tile=tile)
+                draw.text((x0 + hand_size * 2 + 20, y + hand_size + 2), typed, font=font(19), fill=MUTED)
             y += hand_size * 2 + 4
         y += 8
     # what just happened
@@ -496,12 +525,12 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
     for i, bird in enumerate(BIRD_COLOURS):
         bx, by = x0 + (i % 2) * (width // 2), y + (i // 2) * 34
         draw_bird(draw, (bx + 14, by + 14), 14, bird)
-        draw.text((bx + 36, by + 2), bird, font=font(19), fill=INK)
+        draw.text((bx + 36, by + 2), word(bird), font=font(19), fill=INK)
     y += 70
     for i, flower in enumerate(FLOWER_COLOURS):
         fx, fy = x0 + (i % 2) * (width // 2), y + (i // 2) * 34
         draw_flower(draw, (fx + 14, fy + 14), 15, flower)
-        draw.text((fx + 36, fy + 2), flower, font=font(19), fill=INK)
+        draw.text((fx + 36, fy + 2), word(flower), font=font(19), fill=INK)
     y += 70
     return y
 
@@ -523,7 +552,8 @@ def draw_rows(draw, view: dict, names: dict, x: int, y: int, colour: str, width:
     best = {tuple(cell): row["flower"] for row in rows for cell in row["cells"]}
     board = {(t["q"], t["r"]): t for t in view["board"]}
     total = sum(row["points"] for row in rows)
-    head, f = fit_text(draw, f"{team_name(view, names, colour)}: flowers {total}", width - 10, 21, bold=True,
+    heading = _("{team}: flowers {total}", team=team_name(view, names, colour), total=total)
+    head, f = fit_text(draw, heading, width - 10, 21, bold=True,
                        min_size=18)
     text_centered(draw, (x + width / 2, y + 14), head, f, fill=darken(PAGODA_COLOURS[colour], 0.2))
     cx, cy = garden.px((0, 0))

@@ -244,7 +244,8 @@ def _line_patterns(locale: str) -> list[tuple[re.Pattern, str]]:
                 regex += f"(?P={part})"
             else:
                 seen.add(part)
-                regex += f"(?P<{part}>.+?)"
+                # a value never spans a sentence's end: "A. B to play." is two sentences, not "{seat} to play."
+                regex += f"(?P<{part}>(?:(?![.!?]\\s).)+?)"
         out.append((re.compile(regex + r"\Z", re.S), template))
     return out
 
@@ -269,10 +270,12 @@ def _line(locale: str, text: str) -> str:
         if m:
             params = {k: _line(locale, v) if " " in v else _word(locale, v) for k, v in m.groupdict().items()}
             return cat.gettext(template).format(**params)
-    # several sentences joined ("A. B."): translate each
-    parts = re.split(r"(?<=[.!?:;])\s+", text)
-    if len(parts) > 1:
-        return " ".join(_line(locale, p) for p in parts)
+    # several sentences joined ("A. B."): translate each; a sentence no template makes, clause by clause
+    # ("A: b; c") — sentences first, so "X. Game over: a wins." still finds "Game over: {winner} wins."
+    for boundary in (r"(?<=[.!?])\s+", r"(?<=[:;])\s+"):
+        parts = re.split(boundary, text)
+        if len(parts) > 1:
+            return " ".join(_line(locale, p) for p in parts)
     return text
 
 

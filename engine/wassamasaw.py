@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import re
 
+from i18n import N_, W_
+
 from . import register
 from .core import Game, IllegalAction, State, lower, read_number, summary_text
 from .elements import ELEMENTS, FED_BY
@@ -63,6 +65,16 @@ FORBIDDEN = {
 }
 
 _CELL = re.compile(r"r([1-5])c([1-5])")
+
+# The element names as game words, so the edge shows them in the reader's language (i18n.word, i18n.line);
+# capitalised too, for the refusals that begin with one.
+ELEMENT_WORDS = (W_("wood"), W_("fire"), W_("earth"), W_("metal"), W_("water"),
+                 W_("Wood"), W_("Fire"), W_("Earth"), W_("Metal"), W_("Water"))
+# A list of dice ("fire 3, water 5") or of quarters ("fire +1"), read item by item at the edge: one template
+# per element for an item, and one for an item followed by the rest of the list.
+DIE_ITEMS = (N_("wood {face}"), N_("fire {face}"), N_("earth {face}"), N_("metal {face}"), N_("water {face}"),
+             N_("wood {face}, {more}"), N_("fire {face}, {more}"), N_("earth {face}, {more}"),
+             N_("metal {face}, {more}"), N_("water {face}, {more}"))
 
 
 # ----- the sheet -------------------------------------------------------------------------------------------
@@ -200,8 +212,8 @@ class Wassamasaw(Game):
 
     def waiting_message(self, state: State, seat: str) -> str:
         if state["held"] is not None:
-            return "It is not your turn: the other player is placing the die they took."
-        return "It is not your turn: the other player is choosing a die."
+            return N_("It is not your turn: the other player is placing the die they took.")
+        return N_("It is not your turn: the other player is choosing a die.")
 
     def legal_actions(self, state: State, seat: str) -> list[str]:
         if seat not in self.to_act(state):
@@ -295,16 +307,18 @@ class Wassamasaw(Game):
         events = (view.get("last") or {}).get("events") or []
         last = " ".join(_event_text(e) for e in events if e["kind"] != "end")
         scores = {s: view["score"][s]["total"] for s in view["seats"]} if view.get("score") else None
-        extra = f"Round {view['round']}"
+        sentences = [N_("Round {round}.").format(round=view["round"])]
         pool, only = view.get("pool") or [], view.get("convert_only") or []
         if pool and not view.get("held"):
             dice = _distinct(d for d, c in zip(pool, only, strict=False) if c)
             if len(pool) <= 2:
-                extra += ". The last two dice of the round are converted"
+                sentences.append(N_("The last two dice of the round are converted."))
             elif len(dice) == len(_distinct(pool)):
-                extra += ". Every die in the pool can only be converted"
+                sentences.append(N_("Every die in the pool can only be converted."))
             elif dice:
-                extra += ". Can only be converted (fits nowhere): " + ", ".join(die_text(d) for d in dice)
+                sentences.append(N_("Can only be converted (fits nowhere): {dice}.").format(
+                    dice=", ".join(die_text(d) for d in dice)))
+        extra = " ".join(sentences)
         return summary_text(self.title, view, last=last, scores=scores, extra=extra)
 
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
@@ -319,8 +333,8 @@ class Wassamasaw(Game):
         elif words and words[0] in ("take", "convert"):
             self._play_pick(state, seat, words)
         elif words and words[0] == "place":
-            raise IllegalAction("Take a die from the pool first: say 'take <element> <face>', e.g. "
-                                f"'{self.legal_actions(state, seat)[0]}'.")
+            raise IllegalAction("Take a die from the pool first: say 'take <element> <face>', e.g. '{action}'.",
+                                action=self.legal_actions(state, seat)[0])
         else:
             raise IllegalAction("Choose a die from the pool: 'take <element> <face>' to place it, or "
                                 "'convert <element> <face>' when it cannot be placed.")
@@ -332,13 +346,15 @@ class Wassamasaw(Game):
         placeable = self._may_place(state, grid, die)
         if verb == "take" and not placeable:
             if len(state["pool"]) <= 2:
-                raise IllegalAction(f"The last two dice of a round are converted: say "
-                                    f"'convert {die_text(die)}'.")
-            raise IllegalAction(f"{die_text(die).capitalize()} fits nowhere on your sheet, so it must be "
-                                f"converted: say 'convert {die_text(die)}'.")
+                raise IllegalAction("The last two dice of a round are converted: say '{action}'.",
+                                    action=f"convert {die_text(die)}")
+            raise IllegalAction("{element} {face} fits nowhere on your sheet, so it must be converted: say "
+                                "'{action}'.", element=die["element"].capitalize(), face=die["face"],
+                                action=f"convert {die_text(die)}")
         if verb == "convert" and placeable:
-            raise IllegalAction(f"{die_text(die).capitalize()} can still be placed, and a die is converted "
-                                f"only when it cannot be: say 'take {die_text(die)}'.")
+            raise IllegalAction("{element} {face} can still be placed, and a die is converted only when it "
+                                "cannot be: say '{action}'.", element=die["element"].capitalize(),
+                                face=die["face"], action=f"take {die_text(die)}")
         state["pool"].remove(die)
         if verb == "take":
             state["held"] = die
@@ -354,26 +370,30 @@ class Wassamasaw(Game):
         die = {"element": words[0], "face": face}
         if die not in state["pool"]:
             have = ", ".join(die_text(d) for d in _distinct(state["pool"]))
-            raise IllegalAction(f"There is no {die_text(die)} in the pool (it holds {have}).")
+            # Both as typed (actions stay English): the die asked for and the dice to choose from.
+            raise IllegalAction("There is no {die} in the pool (it holds {have}).", die=die_text(die), have=have)
         return die
 
     def _play_place(self, state: State, seat: str, words: list[str]) -> None:
         held = state["held"]
         match = _CELL.fullmatch(words[1]) if len(words) == 2 and words[0] == "place" else None
         if match is None:
-            raise IllegalAction(f"You hold {die_text(held)}: place it with 'place r<row>c<column>', "
-                                f"e.g. '{self.legal_actions(state, seat)[0]}'.")
+            raise IllegalAction("You hold {element} {face}: place it with 'place r<row>c<column>', e.g. "
+                                "'{action}'.", element=held["element"], face=held["face"],
+                                action=self.legal_actions(state, seat)[0])
         row, col = int(match.group(1)), int(match.group(2))
         grid = state["sheets"][seat]["grid"]
         element = held["element"]
         if held["face"] != WILD and row != held["face"]:
-            raise IllegalAction(f"A {held['face']} goes in row {held['face']}, not row {row}.")
+            raise IllegalAction("A {face} goes in row {face}, not row {row}.", face=held["face"], row=row)
         if at(grid, row, col) is not None:
-            raise IllegalAction(f"{cell_name(row, col)} already holds {at(grid, row, col)}.")
+            raise IllegalAction("{cell} already holds {element}.", cell=cell_name(row, col),
+                                element=at(grid, row, col))
         bad = conflict(grid, element, row, col)
         if bad is not None:
-            raise IllegalAction(f"{element.capitalize()} may not touch {at(grid, *bad)}, and "
-                                f"{cell_name(row, col)} touches the {at(grid, *bad)} at {cell_name(*bad)}.")
+            raise IllegalAction("{element} may not touch {other}, and {cell} touches the {other} at {at}.",
+                                element=element.capitalize(), other=at(grid, *bad), cell=cell_name(row, col),
+                                at=cell_name(*bad))
         before = strength(grid)
         grid[row - 1][col - 1] = element
         after = strength(grid)
@@ -451,29 +471,41 @@ def _copy_event(event):
 
 
 def _event_text(e) -> str:
+    """One event as the log shows it, each sentence from one marked template (translated at the edge)."""
     kind = e["kind"]
     if kind == "roll":
         dice = ", ".join(die_text(d) for d in e["dice"])
-        return f"Round {e['round']}: {e['seat']} rolls {dice}."
+        return N_("Round {round}: {seat} rolls {dice}.").format(round=e["round"], seat=e["seat"], dice=dice)
     if kind == "take":
-        return f"{e['seat']} takes {die_text(e)}."
+        return N_("{seat} takes {element} {face}.").format(seat=e["seat"], element=e["element"], face=e["face"])
     if kind == "place":
-        extra = ""
+        params = {"seat": e["seat"], "element": e["element"], "cell": cell_name(*e["cell"])}
         if e["quarters"]:
             fed = ", ".join(f"{e2} +{n}" for e2, n in e["quarters"].items())
-            extra = f" (circle quarters: {fed})"
-        return f"{e['seat']} places {e['element']} at {cell_name(*e['cell'])}{extra}."
+            return N_("{seat} places {element} at {cell} (circle quarters: {quarters}).").format(
+                quarters=fed, **params)
+        return N_("{seat} places {element} at {cell}.").format(**params)
     if kind == "convert":
-        who = f"The last die, {die_text(e)}, goes to {e['seat']}" if e["auto"] else \
-            f"{e['seat']} converts {die_text(e)}"
+        params = {"seat": e["seat"], "element": e["element"], "face": e["face"], "box": e["box"], "track": TRACK}
+        if e["auto"]:
+            if e["box"] is None:
+                return N_("The last die, {element} {face}, goes to {seat}: the {element} track is full, so the "
+                          "cross is lost.").format(**params)
+            return N_("The last die, {element} {face}, goes to {seat}: {element} box {box} of {track} "
+                      "crossed.").format(**params)
         if e["box"] is None:
-            return f"{who}: the {e['element']} track is full, so the cross is lost."
-        return f"{who}: {e['element']} box {e['box']} of {TRACK} crossed."
+            return N_("{seat} converts {element} {face}: the {element} track is full, so the cross is "
+                      "lost.").format(**params)
+        return N_("{seat} converts {element} {face}: {element} box {box} of {track} crossed.").format(**params)
     if kind == "end":
         scores = ", ".join(f"{s} {n}" for s, n in e["scores"].items())
-        how = {"score": "", "quarters": " on circle quarters", "shared": ", shared"}[e["decided_by"]]
-        winners = " and ".join(e["winners"])
-        return f"Game over: {scores}. {winners} win{'s' if len(e['winners']) == 1 else ''}{how}."
+        winners = e["winners"]
+        if len(winners) == 1:
+            verdict = (N_("{winner} wins on circle quarters.") if e["decided_by"] == "quarters"
+                       else N_("{winner} wins.")).format(winner=winners[0])
+        else:
+            verdict = N_("{winner} and {other} win, shared.").format(winner=winners[0], other=winners[1])
+        return N_("Game over: {scores}.").format(scores=scores) + " " + verdict
     raise ValueError(kind)
 
 

@@ -11,6 +11,7 @@ from PIL import Image
 
 from engine.elements import ELEMENTS, FEEDS
 from engine.wassamasaw import FORBIDDEN
+from i18n import _, ngettext, word
 
 from . import register
 from .common import (
@@ -96,41 +97,59 @@ def _banner(draw, view, seats, name) -> None:
         scores = result["scores"]
         score_text = " – ".join(str(scores[s]) for s in seats)
         if len(result["winners"]) > 1:
-            text = f"Game over · shared win · {score_text}"
+            text = _("Game over · shared win · {scores}", scores=score_text)
+        elif result["decided_by"] == "quarters":
+            text = _("Game over · {winner} wins on circle quarters · {scores}", winner=name(result["winners"][0]),
+                     scores=score_text)
         else:
-            how = " on circle quarters" if result["decided_by"] == "quarters" else ""
-            text = f"Game over · {name(result['winners'][0])} wins{how} · {score_text}"
+            text = _("Game over · {winner} wins · {scores}", winner=name(result["winners"][0]), scores=score_text)
         banner(draw, WIDTH, text, INK, height=BANNER_H)
         return
     seat = view["to_act"][0]
     colour = PLAYER_COLOURS[seats.index(seat)]
     held = view["held"]
-    doing = f"to place {held['element']} {held['face']}" if held else "to choose a die"
-    last = " · LAST ROUND" if view["last_round"] else ""
-    banner(draw, WIDTH, f"Round {view['round']}{last} · {name(seat)} {doing}", colour, height=BANNER_H)
+    who = {"round": view["round"], "seat": name(seat)}
+    if held and view["last_round"]:
+        text = _("Round {round} · LAST ROUND · {seat} to place {element} {face}", element=word(held["element"]),
+                 face=held["face"], **who)
+    elif held:
+        text = _("Round {round} · {seat} to place {element} {face}", element=word(held["element"]),
+                 face=held["face"], **who)
+    elif view["last_round"]:
+        text = _("Round {round} · LAST ROUND · {seat} to choose a die", **who)
+    else:
+        text = _("Round {round} · {seat} to choose a die", **who)
+    banner(draw, WIDTH, text, colour, height=BANNER_H)
 
 
 def _event_text(e, name) -> str | None:
     kind = e["kind"]
+    if kind == "roll":
+        return _("round {round}: {seat} rolled", round=e["round"], seat=name(e["seat"]))
+    if kind not in ("take", "place", "convert"):
+        return None
+    die_of = {"seat": name(e["seat"]), "element": word(e["element"]), "face": e["face"]}
     if kind == "take":
-        return f"{name(e['seat'])} took {e['element']} {e['face']}"
+        return _("{seat} took {element} {face}", **die_of)
     if kind == "place":
         gained = sum(e["quarters"].values())
-        extra = f" (+{gained} quarter{'s' if gained > 1 else ''})" if gained else ""
-        return f"{name(e['seat'])} placed {e['element']} {e['face']} at r{e['cell'][0]}c{e['cell'][1]}{extra}"
-    if kind == "convert":
-        what = f"box {e['box']}" if e["box"] else "track full, lost"
-        if e["auto"]:
-            return f"last die {e['element']} {e['face']} converted for {name(e['seat'])} ({what})"
-        return f"{name(e['seat'])} converted {e['element']} {e['face']} ({what})"
-    if kind == "roll":
-        return f"round {e['round']}: {name(e['seat'])} rolled"
-    return None
+        cell = f"r{e['cell'][0]}c{e['cell'][1]}"
+        if gained:
+            return ngettext("{seat} placed {element} {face} at {cell} (+{n} quarter)",
+                            "{seat} placed {element} {face} at {cell} (+{n} quarters)", gained, cell=cell, **die_of)
+        return _("{seat} placed {element} {face} at {cell}", cell=cell, **die_of)
+    if e["auto"]:
+        if e["box"]:
+            return _("last die {element} {face} converted for {seat} (box {box})", box=e["box"], **die_of)
+        return _("last die {element} {face} converted for {seat} (track full, lost)", **die_of)
+    if e["box"]:
+        return _("{seat} converted {element} {face} (box {box})", box=e["box"], **die_of)
+    return _("{seat} converted {element} {face} (track full, lost)", **die_of)
 
 
 def _last_line(draw, view, name) -> None:
     parts = [t for t in (_event_text(e, name) for e in view["last"]["events"]) if t]
-    text = " · ".join(parts) if parts else "The game begins."
+    text = " · ".join(parts) if parts else _("The game begins.")
     text = text[0].upper() + text[1:]
     lines, f = fit_lines(draw, text, WIDTH - 32, 24, min_size=18)
     step = f.size + 4
@@ -146,26 +165,30 @@ def pool_slots(n: int) -> list[tuple[int, int]]:
 
 
 def _pool(draw, view, y) -> None:
-    draw.text((16, y + 10), "Dice pool", font=font(22, True), fill=INK, anchor="lt")
+    title = _("Dice pool")
+    draw.text((16, y + 10), title, font=font(22, True), fill=INK, anchor="lt")
     pool = view["pool"]
     only = view.get("convert_only") or [False] * len(pool)
+    note = None
     if any(only) and not all(only):
         # Says what the hatching means, in words, where the eye meets it.
-        draw.text((POOL_LEFT + POOL_COLS * TILE_W, y + 12), "hatched: fits nowhere, convert only",
-                  font=font(16), fill=MUTED, anchor="rt")
+        note = _("hatched: fits nowhere, convert only")
     elif pool and all(only):
-        note = "the last two dice are converted" if len(pool) <= 2 else "none fits: each is converted"
-        draw.text((POOL_LEFT + POOL_COLS * TILE_W, y + 12), note,
-                  font=font(16), fill=MUTED, anchor="rt")
+        note = _("the last two dice are converted") if len(pool) <= 2 else _("none fits: each is converted")
+    if note:
+        # Right of the title, up to the edge (no die is in hand then): smaller, not cut, when a language is longer.
+        left = 16 + draw.textlength(title, font=font(22, True)) + 14
+        text, f = fit_text(draw, note, WIDTH - 12 - left, 16, min_size=14)
+        draw.text((WIDTH - 12, y + 12), text, font=f, fill=MUTED, anchor="rt")
     if not pool:
-        draw.text((POOL_LEFT + 8, y + POOL_TITLE_H + TILE_H // 2), "empty", font=font(22), fill=MUTED, anchor="lm")
+        draw.text((POOL_LEFT + 8, y + POOL_TITLE_H + TILE_H // 2), _("empty"), font=font(22), fill=MUTED, anchor="lm")
     for d, convert, (tx, ty) in zip(pool, only, pool_slots(len(pool)), strict=True):
         _pool_die(draw, d, convert, tx, y + ty)
     held = view["held"]
     if held:
         hx = (POOL_LEFT + POOL_COLS * TILE_W + WIDTH) // 2
         cy = y + POOL_TITLE_H + TILE_H - 6
-        text_centered(draw, (hx, cy - 66), "In hand", font(20, True), fill=INK)
+        text_centered(draw, (hx, cy - 66), _("In hand"), font(20, True), fill=INK)
         draw.rounded_rectangle([hx - 46, cy - 48, hx + 46, cy + 56], radius=12, fill=lighten(HIGHLIGHT, 0.6),
                                outline=HIGHLIGHT, width=4)
         _die(draw, held, (hx, cy), 56)
@@ -189,7 +212,7 @@ def _pool_die(draw, d, convert: bool, x, y) -> None:
     die(draw, (x + 32, y + 34), 52, d["face"], colour=colour, outline=darken(colour, 0.4))
     element_symbol(draw, d["element"], (x + 74, y + 34), 24)
     if convert:
-        text_centered(draw, (x + TILE_W // 2 - 2, y + TILE_H - 16), "convert", font(16, True), fill=INK)
+        text_centered(draw, (x + TILE_W // 2 - 2, y + TILE_H - 16), _("convert"), font(16, True), fill=INK)
 
 
 def _die(draw, d, centre, size) -> None:
@@ -208,8 +231,9 @@ def key_layout(draw) -> list[tuple[str, float, float, int]]:
     size = KEY_FONT
     y1, y2 = KEY_H * 0.3, KEY_H * 0.74
     x = 16.0
-    items.append(("Feeds", x, y1, size))
-    x += draw.textlength("Feeds", font=font(size, True)) + 10
+    feeds, never = _("Feeds"), _("Never touch")
+    items.append((feeds, x, y1, size))
+    x += draw.textlength(feeds, font=font(size, True)) + 10
     cycle = [ELEMENTS[0]]
     while len(cycle) <= len(ELEMENTS):
         cycle.append(FEEDS[cycle[-1]])
@@ -217,13 +241,13 @@ def key_layout(draw) -> list[tuple[str, float, float, int]]:
         items.append((f"symbol:{element}", x + KEY_SYMBOL / 2, y1, size))
         x += KEY_SYMBOL + 3
         if i < len(ELEMENTS):
-            items.append((element, x, y1, size))
-            x += draw.textlength(element, font=font(size)) + 4
+            items.append((word(element), x, y1, size))
+            x += draw.textlength(word(element), font=font(size)) + 4
             items.append(("→", x, y1, size))
             x += draw.textlength("→", font=font(size)) + 4
     x = 16.0
-    items.append(("Never touch", x, y2, size))
-    x += draw.textlength("Never touch", font=font(size, True)) + 12
+    items.append((never, x, y2, size))
+    x += draw.textlength(never, font=font(size, True)) + 12
     for a, b in FORBIDDEN_PAIRS:
         items.append((f"symbol:{a}", x + KEY_SYMBOL / 2, y2, size))
         x += KEY_SYMBOL + 3
@@ -233,7 +257,7 @@ def key_layout(draw) -> list[tuple[str, float, float, int]]:
         x += KEY_SYMBOL + 16
     items.append(("symbol:earth", x + KEY_SYMBOL / 2, y2, size))
     x += KEY_SYMBOL + 4
-    items.append(("touches all", x, y2, size))
+    items.append((_("touches all"), x, y2, size))
     return items
 
 
@@ -244,7 +268,7 @@ def _key(draw, y) -> None:
         elif text == "✗":
             draw.text((x, y + cy), text, font=font(size, True), fill=(190, 40, 30), anchor="lm")
         else:
-            bold = text in ("Feeds", "Never touch")
+            bold = text in (_("Feeds"), _("Never touch"))
             draw.text((x, y + cy), text, font=font(size, bold), fill=INK if bold else MUTED, anchor="lm")
     draw.line([0, y + KEY_H - 2, WIDTH, y + KEY_H - 2], fill=GRID, width=2)
 
@@ -275,7 +299,7 @@ def _sheet(draw, view, seat, index, display, viewer, origin, placed, crossed) ->
         text_centered(draw, (gx + c * CELL + CELL // 2, gy - COL_LABEL_H // 2), str(c + 1), font(20), fill=MUTED)
     for r in range(5):
         text_centered(draw, (gx - 24, gy + r * CELL + CELL // 2), str(r + 1), font(24, True), fill=INK)
-    draw.text((x0 + 8, gy - COL_LABEL_H // 2), "row", font=font(18), fill=MUTED, anchor="lm")
+    draw.text((x0 + 8, gy - COL_LABEL_H // 2), _("row"), font=font(18), fill=MUTED, anchor="lm")
 
     targets = set(view["targets"]) if acting else set()
     held = view["held"]
@@ -308,8 +332,11 @@ def _sheet(draw, view, seat, index, display, viewer, origin, placed, crossed) ->
 
     sy = ty + 5 * TRACK_ROW + SUMMARY_H // 2
     lost = sum(sheet["lost"].values())
-    lost_text = f" · {lost} lost" if lost else ""
-    summary = f"Quarters {sheet['quarters']}/32 · Score {score['total']}{lost_text}"
+    if lost:
+        summary = _("Quarters {quarters}/32 · Score {score} · {lost} lost", quarters=sheet["quarters"],
+                    score=score["total"], lost=lost)
+    else:
+        summary = _("Quarters {quarters}/32 · Score {score}", quarters=sheet["quarters"], score=score["total"])
     t, f = fit_text(draw, summary, PANEL - 32, 24, bold=True, min_size=18)
     draw.text((x0 + 16, sy), t, font=f, fill=INK, anchor="lm")
 
@@ -318,13 +345,13 @@ def _sheet_header(draw, view, seat, display, viewer, colour, acting, x0, y0) -> 
     draw.rectangle([x0 + 8, y0 + 8, x0 + PANEL - 8, y0 + HEADER_H - 4],
                    fill=colour if acting else lighten(colour, 0.8), outline=colour, width=3)
     ink = contrast(colour) if acting else INK
-    label = display + (" (you)" if seat == viewer else "")
+    label = _("{name} (you)", name=display) if seat == viewer else display
     right = 0
     if view["first_player"] == seat:
         # The first-player token: a round disc with "1st", as the physical token sits by its owner.
         tx, ty = x0 + PANEL - 44, y0 + HEADER_H // 2 + 2
         draw.ellipse([tx - 22, ty - 20, tx + 22, ty + 20], fill=(250, 250, 250), outline=INK, width=2)
-        text_centered(draw, (tx, ty), "1st", font(18, True), fill=INK)
+        text_centered(draw, (tx, ty), _("1st"), font(18, True), fill=INK)
         right = 56
     t, f = fit_text(draw, label, PANEL - 40 - right, 28, bold=True, min_size=18)
     draw.text((x0 + 20, y0 + HEADER_H // 2 + 2), t, font=f, fill=ink, anchor="lm")
@@ -346,7 +373,7 @@ def _circle(draw, box, quarters: int) -> None:
 
 def _strength_column(draw, score, x, y) -> None:
     """Right of the grid: each element's strength (cells + quarters), as the player would tally it."""
-    draw.text((x, y - COL_LABEL_H // 2), "strength", font=font(18), fill=MUTED, anchor="lm")
+    draw.text((x, y - COL_LABEL_H // 2), _("strength"), font=font(18), fill=MUTED, anchor="lm")
     for i, element in enumerate(ELEMENTS):
         cy = y + i * CELL + CELL // 2
         element_symbol(draw, element, (x + 16, cy), 28)
@@ -387,14 +414,14 @@ def _score_table(draw, view, seats, name, y) -> None:
     draw.rectangle([8, y, WIDTH - 8, y + (len(ELEMENTS) + 4) * TABLE_ROW + 12], fill=(255, 253, 247),
                    outline=INK, width=2)
     y += 6
-    draw.text((x_label, y + TABLE_ROW // 2), "Score", font=font(24, True), fill=INK, anchor="lm")
+    draw.text((x_label, y + TABLE_ROW // 2), _("Score"), font=font(24, True), fill=INK, anchor="lm")
     for seat, x in zip(seats, cols, strict=True):
         t, f = fit_text(draw, name(seat), 150, 24, bold=True, min_size=18)
         draw.text((x, y + TABLE_ROW // 2), t, font=f, fill=PLAYER_COLOURS[seats.index(seat)], anchor="rm")
     y += TABLE_ROW
     for element in ELEMENTS:
         element_symbol(draw, element, (x_label + 14, y + TABLE_ROW // 2), 26)
-        draw.text((x_label + 40, y + TABLE_ROW // 2), element, font=font(22), fill=INK, anchor="lm")
+        draw.text((x_label + 40, y + TABLE_ROW // 2), word(element), font=font(22), fill=INK, anchor="lm")
         for seat, x in zip(seats, cols, strict=True):
             b = breakdown[seat]
             text = f"{b['strength'][element]}×{b['crosses'][element]}={b['points'][element]}"
@@ -402,11 +429,10 @@ def _score_table(draw, view, seats, name, y) -> None:
                 text += " +5"
             draw.text((x, y + TABLE_ROW // 2), text, font=font(22), fill=INK, anchor="rm")
         y += TABLE_ROW
-    rows = [("majority bonus", lambda b: f"+{b['bonus']}"),
-            ("total", lambda b: str(b["total"])),
-            ("quarters (tie-break)", lambda b: str(b["quarters"]))]
-    for label, value in rows:
-        bold = label == "total"
+    rows = [(_("majority bonus"), False, lambda b: f"+{b['bonus']}"),
+            (_("total"), True, lambda b: str(b["total"])),
+            (_("quarters (tie-break)"), False, lambda b: str(b["quarters"]))]
+    for label, bold, value in rows:
         draw.text((x_label, y + TABLE_ROW // 2), label, font=font(22, bold), fill=INK, anchor="lm")
         for seat, x in zip(seats, cols, strict=True):
             text = value(breakdown[seat])

@@ -2,7 +2,8 @@
 
 The buttons on the turn message do all of this too; these commands mirror them. Suggestions come from the
 caller's legal actions and are seen by the caller alone, so a hand never shows in public. A suggestion's name
-is in the caller's language (``gioca Fuoco``); its value stays the canonical action the engine reads.
+and a button's label are in the reader's language (``gioca Fuoco``); the value sent stays the canonical action
+the engine reads.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from i18n import pgettext, word
 from table.commands import CARD_VERBS
 from table.replies import name_seats
 
+from . import ui
 from .common import clean, command
 from .common import legal as legal_of
 
 
-def action_label(action: str) -> str:
-    """What a player reads for one of their actions (seats already replaced by names), in their language."""
+def action_label(action: str, table: dict | None = None) -> str:
+    """What a player reads for one of their actions, in the current language: a suggestion's name, and the
+    label of a button or select option on the turn message (ui.LABELS; seat ids become names after)."""
     verb, _space, rest = action.partition(" ")
     if action.startswith("universe with "):
         return pgettext("mywuxing action", "universe with {name}", name=action[len("universe with "):])
@@ -32,7 +35,8 @@ def action_label(action: str) -> str:
         return {"play": pgettext("mywuxing action", "play {card}", card=card),
                 "add": pgettext("mywuxing action", "add {card}", card=card),
                 "discard": pgettext("mywuxing action", "discard {card}", card=card)}[verb]
-    answers = {"pass": pgettext("mywuxing action", "pass"),
+    answers = {"reveal": pgettext("mywuxing action", "reveal"),
+               "pass": pgettext("mywuxing action", "pass"),
                "activate star": pgettext("mywuxing action", "activate star"),
                "counter with star": pgettext("mywuxing action", "counter with star"),
                "counter with dragon": pgettext("mywuxing action", "counter with dragon"),
@@ -101,4 +105,5 @@ class MyWuXingCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
+    ui.LABELS["mywuxing"] = action_label
     await bot.add_cog(MyWuXingCog(bot))

@@ -258,3 +258,25 @@ def test_suggestions_read_italian_and_send_the_action():
         assert [c.value for c in suggest(legal, "fuoco")] == ["play fire"]       # typed in Italian
         assert [c.value for c in suggest(legal, "fire")] == ["play fire"]        # or as the action
     assert [c.name for c in suggest(legal, "")] == legal                         # English: the action itself
+
+
+async def test_turn_buttons_read_italian():
+    """The cog gives the turn message's buttons and select options their words (ui.LABELS): Italian for an
+    Italian channel, names for seats, the same canonical actions behind them."""
+    from cogs import ui
+    from cogs.mywuxing import setup
+    from table.replies import Turn
+
+    class Bot:
+        async def add_cog(self, cog):
+            self.cog = cog
+
+    await setup(Bot())
+    turn = Turn(1, "mywuxing", 3, ["101"], names={"101": "Ann", "102": "Bo"}, table={})
+    with i18n.speaking("it"):
+        labels = [item.item.label for item in ui.action_items(turn, ["universe with 102", "against 102"])]
+        assert labels == ["Universo con Bo", "contro Bo"]
+        assert [item.item.label for item in ui.action_items(turn, ["reveal"])] == ["Rivela"]
+        assert [item.item.label for item in ui.action_items(turn, ["pass", "activate star"])] == [
+            "passa", "attiva la Stella"]
+    assert [item.item.label for item in ui.action_items(turn, ["reveal", "against 102"])] == ["reveal", "against Bo"]

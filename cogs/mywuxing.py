@@ -1,7 +1,9 @@
 """/mywuxing: reveal (Learn), play a card with its target (Think), answer a reaction window.
 
 The buttons on the turn message do all of this too; these commands mirror them. Suggestions come from the
-caller's legal actions and are seen by the caller alone, so a hand never shows in public.
+caller's legal actions and are seen by the caller alone, so a hand never shows in public. A suggestion's name
+and a button's label are in the reader's language (``gioca Fuoco``); the value sent stays the canonical action
+the engine reads.
 """
 
 from __future__ import annotations
@@ -10,11 +12,48 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine.mywuxing import CARDS
+from i18n import pgettext, word
 from table.commands import CARD_VERBS
 from table.replies import name_seats
 
-from .common import clean, command, suggest
+from . import ui
+from .common import clean, command
 from .common import legal as legal_of
+
+
+def action_label(action: str, table: dict | None = None) -> str:
+    """What a player reads for one of their actions, in the current language: a suggestion's name, and the
+    label of a button or select option on the turn message (ui.LABELS; seat ids become names after)."""
+    verb, _space, rest = action.partition(" ")
+    if action.startswith("universe with "):
+        return pgettext("mywuxing action", "universe with {name}", name=action[len("universe with "):])
+    if verb == "against":
+        return pgettext("mywuxing action", "against {name}", name=rest)
+    if verb in ("play", "add", "discard") and rest in CARDS:
+        card = word(rest)  # the game word: fire, or Fuoco in Italian
+        return {"play": pgettext("mywuxing action", "play {card}", card=card),
+                "add": pgettext("mywuxing action", "add {card}", card=card),
+                "discard": pgettext("mywuxing action", "discard {card}", card=card)}[verb]
+    answers = {"reveal": pgettext("mywuxing action", "reveal"),
+               "pass": pgettext("mywuxing action", "pass"),
+               "activate star": pgettext("mywuxing action", "activate star"),
+               "counter with star": pgettext("mywuxing action", "counter with star"),
+               "counter with dragon": pgettext("mywuxing action", "counter with dragon"),
+               "counter with 2 dragons": pgettext("mywuxing action", "counter with 2 dragons")}
+    return answers.get(action, action)
+
+
+def suggest(options: list[str], current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 suggestions containing every word typed so far, in the action or in its label."""
+    words = current.lower().split()
+    out = []
+    for value in dict.fromkeys(options):
+        name = action_label(value)
+        seen = f"{value} {name}".lower()
+        if all(w in seen for w in words):
+            out.append(app_commands.Choice(name=name[:100], value=value[:100]))
+    return out[:25]
 
 
 class MyWuXingCog(commands.Cog):
@@ -66,4 +105,5 @@ class MyWuXingCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
+    ui.LABELS["mywuxing"] = action_label
     await bot.add_cog(MyWuXingCog(bot))

@@ -61,6 +61,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from i18n import N_, W_
+
 from . import register
 from .core import Game, IllegalAction, summary_text
 from .elements import ELEMENTS, destroys, feeds, relation
@@ -73,9 +75,37 @@ DEAL = {2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 4, 8: 4}  # X1: cards per player deck b
 HAND_SIZE = 2  # X7
 HAND_LIMIT = 100  # M8
 
-CARD_TITLES = {"wood": "Wood", "fire": "Fire", "earth": "Earth", "metal": "Metal", "water": "Water",
-               "dragon": "Dragon", "star": "Star"}
+# The card names as log lines write them: game words, translated where a line is shown (i18n.line).
+CARD_TITLES = {"wood": W_("Wood"), "fire": W_("Fire"), "earth": W_("Earth"), "metal": W_("Metal"),
+               "water": W_("Water"), "dragon": W_("Dragon"), "star": W_("Star")}
+# The cards as actions name them: marked so a label for an action (the cog's suggestions) can name the card
+# in the player's language (i18n.word) while the action sent stays these English words.
+CARD_WORDS = (W_("wood"), W_("fire"), W_("earth"), W_("metal"), W_("water"), W_("dragon"), W_("star"))
 CHOICE_VERBS = {"dragon": "add", "star": "discard"}  # M2: the verb for a card given to a Universe power card
+
+# What a player answers in a counter window, as the log tells it (X8).
+ANSWERS = {
+    "counter with star": N_("{seat} answers: counter with star."),
+    "counter with dragon": N_("{seat} answers: counter with dragon."),
+    "counter with 2 dragons": N_("{seat} answers: counter with 2 dragons."),
+}
+
+# X4.4, each card on its own against the Universe element: one whole sentence per pair of fates (the lead's
+# card first), so it translates as one sentence. "joins": the same element; "absorbed": it feeds the Universe.
+EACH_ON_ITS_OWN = {
+    ("joins", "absorbed"): N_("{first} joins the pot; the Universe's {universe} absorbs {second}."),
+    ("joins", "destroyed"): N_("{first} joins the pot; the Universe's {universe} destroys {second}."),
+    ("absorbed", "joins"): N_("The Universe's {universe} absorbs {first}; {second} joins the pot."),
+    ("destroyed", "joins"): N_("The Universe's {universe} destroys {first}; {second} joins the pot."),
+    ("absorbed", "absorbed"): N_("The Universe's {universe} absorbs {first}; the Universe's {universe} absorbs "
+                                 "{second}."),
+    ("absorbed", "destroyed"): N_("The Universe's {universe} absorbs {first}; the Universe's {universe} destroys "
+                                  "{second}."),
+    ("destroyed", "absorbed"): N_("The Universe's {universe} destroys {first}; the Universe's {universe} absorbs "
+                                  "{second}."),
+    ("destroyed", "destroyed"): N_("The Universe's {universe} destroys {first}; the Universe's {universe} "
+                                   "destroys {second}."),
+}
 
 
 def full_deck() -> list[str]:
@@ -84,10 +114,6 @@ def full_deck() -> list[str]:
 
 def title(card: str) -> str:
     return CARD_TITLES[card]
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + "."
 
 
 def cards_in_game(state) -> Counter:
@@ -257,17 +283,18 @@ class MyWuXing(Game):
 
     def waiting_message(self, state, seat):
         if seat in state["out"]:
-            return "You are out of this game: you have no cards left."
+            return N_("You are out of this game: you have no cards left.")
         phase = state["phase"]
         if phase == "choose" and seat in state["chosen"]:
-            return "You have already chosen; waiting for the other player of this hand."
+            return N_("You have already chosen; waiting for the other player of this hand.")
         if phase in ("react", "counter") and seat in state["window"]["answered"]:
-            return "You have already answered; waiting for the others."
+            return N_("You have already answered; waiting for the others.")
         if phase == "target":
-            return f"{state['lead']} is choosing whom to play this hand."
+            return N_("{lead} is choosing whom to play this hand.").format(lead=state["lead"])
         if phase == "choose":
-            return f"This hand is between {state['lead']} and {state['partner']}."
-        return "It is not your turn."
+            return N_("This hand is between {lead} and {partner}.").format(lead=state["lead"],
+                                                                            partner=state["partner"])
+        return N_("It is not your turn.")
 
     def legal_actions(self, state, seat):
         if seat not in self.to_act(state):
@@ -400,7 +427,7 @@ class MyWuXing(Game):
     def play(self, state, seat, action):
         legal = self.legal_actions(state, seat)
         if action not in legal:
-            raise IllegalAction(self._refusal(state, action))
+            self._refuse(state, action)
         rng = Rng(state)
         phase = state["phase"]
         public = action
@@ -414,22 +441,24 @@ class MyWuXing(Game):
             self._play_counter(state, rng, seat, action)
         state["last"] = {"seat": seat, "action": public, "hand": state["hands_played"]}
 
-    def _refusal(self, state, action: str) -> str:
+    def _refuse(self, state, action: str):
+        """Why ``action`` is not allowed now (each refusal a literal template, translated where shown)."""
         phase = state["phase"]
         if phase == "target":
-            return ("Choose the hand's target: 'universe with <player>' or 'against <player>' "
-                    "(against a player only when the Universe card is an element).")
+            raise IllegalAction("Choose the hand's target: 'universe with <player>' or 'against <player>' "
+                                "(against a player only when the Universe card is an element).")
         if phase == "choose":
             if not self._think(state):
-                return "In Learn WuXing you only press 'reveal'."
-            return f"Choose a card from your hand: '{self._choice_verb(state)} <card>'."
+                raise IllegalAction("In Learn WuXing you only press 'reveal'.")
+            raise IllegalAction("Choose a card from your hand: '{verb} <card>'.", verb=self._choice_verb(state))
         if phase == "react":
-            return "Answer 'pass', or 'activate star' if you hold a Destructive Star."
+            raise IllegalAction("Answer 'pass', or 'activate star' if you hold a Destructive Star.")
         if action == "counter with dragon" and state["window"] and not state["window"]["dragons"]:
-            return ("Nobody else can still add a second Dragon, and one Dragon alone does not cancel the Star: "
-                    "answer 'pass' (or 'counter with 2 dragons' if you hold two, or 'counter with star').")
-        return ("Answer 'pass', or counter the Star: 'counter with star', 'counter with dragon' "
-                "(two Dragons are needed) or 'counter with 2 dragons'.")
+            raise IllegalAction("Nobody else can still add a second Dragon, and one Dragon alone does not cancel "
+                                "the Star: answer 'pass' (or 'counter with 2 dragons' if you hold two, or "
+                                "'counter with star').")
+        raise IllegalAction("Answer 'pass', or counter the Star: 'counter with star', 'counter with dragon' "
+                            "(two Dragons are needed) or 'counter with 2 dragons'.")
 
     def _play_target(self, state, action: str) -> None:
         words = action.split()
@@ -502,19 +531,21 @@ class MyWuXing(Game):
             void.extend(pot + [cards[other(s)]])
             state["pot"] = ["star"]
             return self._record(state, "star", s, {s: "pot", other(s): "void"}, "void",
-                                f"{s}'s Star sends every card in play to the Void and stays alone in the pot.")
+                                N_("{seat}'s Star sends every card in play to the Void and stays alone in the "
+                                   "pot.").format(seat=s))
         if len(stars) == 2:  # X4.1
             pot.extend([a, b])
             return self._record(state, "stars", None, {lead: "pot", partner: "pot"}, "stays",
-                                "Two Stars cancel out: both join the pot.")
+                                N_("Two Stars cancel out: both join the pot."))
         if a == b:  # X4.2
             if a in ELEMENTS and destroys(u, a):
                 void.extend([a, b])
                 return self._record(state, "draw", None, {lead: "void", partner: "void"}, "stays",
-                                    f"A draw, but the Universe's {U} destroys {title(a)}: both cards go to the Void.")
+                                    N_("A draw, but the Universe's {universe} destroys {card}: both cards go to "
+                                       "the Void.").format(universe=U, card=title(a)))
             pot.extend([a, b])
             return self._record(state, "draw", None, {lead: "pot", partner: "pot"}, "stays",
-                                f"A draw: both {title(a)}s join the pot.")
+                                N_("A draw: both {card}s join the pot.").format(card=title(a)))
         dragons = [s for s in (lead, partner) if cards[s] == "dragon"]
         if dragons:  # X4.3
             s = dragons[0]
@@ -523,7 +554,8 @@ class MyWuXing(Game):
             state["pot"] = []
             n = self._win(state, rng, s, won)
             return self._record(state, "dragon", s, {s: "void", other(s): "won"}, "won",
-                                f"{s}'s Dragon absorbs everything: {s} wins {n} cards; the Dragon goes to the Void.",
+                                N_("{seat}'s Dragon absorbs everything: {seat} wins {n} cards; the Dragon goes "
+                                   "to the Void.").format(seat=s, n=n),
                                 {s: n})
         absorbers = [s for s in (lead, partner) if feeds(u, cards[s])]
         if absorbers:  # X4.4: absorb beats destroy
@@ -532,7 +564,8 @@ class MyWuXing(Game):
             state["pot"] = []
             n = self._win(state, rng, s, won)
             return self._record(state, "absorb", s, {lead: "won", partner: "won"}, "won",
-                                f"{title(cards[s])} absorbs the Universe's {U}: {s} wins all {n} cards in play.",
+                                N_("{card} absorbs the Universe's {universe}: {seat} wins all {n} cards in "
+                                   "play.").format(card=title(cards[s]), universe=U, seat=s, n=n),
                                 {s: n})
         destroyers = [s for s in (lead, partner) if destroys(cards[s], u)]
         if destroyers:  # X4.4
@@ -541,20 +574,23 @@ class MyWuXing(Game):
             state["pot"] = []
             state["decks"][s].append(cards[s])
             return self._record(state, "destroy", s, {s: "deck", other(s): "void"}, "void",
-                                f"{title(cards[s])} destroys the Universe's {U}: the pot and {other(s)}'s "
-                                f"{title(cards[other(s)])} go to the Void; {s}'s card goes back under their deck.")
-        fates, parts = {}, []
+                                N_("{card} destroys the Universe's {universe}: the pot and {other}'s {lost} go "
+                                   "to the Void; {seat}'s card goes back under their deck.").format(
+                                    card=title(cards[s]), universe=U, other=other(s), lost=title(cards[other(s)]),
+                                    seat=s))
+        fates, ways = {}, []
         for s in (lead, partner):  # X4.4: each card on its own
             c = cards[s]
             if c == u or feeds(c, u):
                 pot.append(c)
                 fates[s] = "pot"
-                parts.append(f"{title(c)} joins the pot" if c == u else f"the Universe's {U} absorbs {title(c)}")
+                ways.append("joins" if c == u else "absorbed")
             else:
                 void.append(c)
                 fates[s] = "void"
-                parts.append(f"the Universe's {U} destroys {title(c)}")
-        return self._record(state, "each", None, fates, "stays", _sentence("; ".join(parts)))
+                ways.append("destroyed")
+        text = EACH_ON_ITS_OWN[tuple(ways)].format(universe=U, first=title(a), second=title(b))
+        return self._record(state, "each", None, fates, "stays", text)
 
     # ----- X7: player against player ---------------------------------------------------------------------
     def _resolve_player(self, state, rng) -> dict:
@@ -568,34 +604,36 @@ class MyWuXing(Game):
         if a == b:
             state["pot"].extend([a, b])
             return self._record(state, "draw", None, {lead: "pot", partner: "pot"}, "stays",
-                                f"A draw: both {title(a)}s join the pot.")
+                                N_("A draw: both {card}s join the pot.").format(card=title(a)))
         if "star" in (a, b):
             s = lead if a == "star" else partner
             state["void"].append(cards[other(s)])
             state["pot"].append("star")
             return self._record(state, "star", s, {s: "pot", other(s): "void"}, "stays",
-                                f"{s}'s Star sends {other(s)}'s {title(cards[other(s)])} to the Void and joins "
-                                "the pot.")
+                                N_("{seat}'s Star sends {other}'s {card} to the Void and joins the pot.").format(
+                                    seat=s, other=other(s), card=title(cards[other(s)])))
         if "dragon" in (a, b):
             s = lead if a == "dragon" else partner
             state["void"].append("dragon")
             n = self._win(state, rng, s, [cards[other(s)]])
             return self._record(state, "dragon", s, {s: "void", other(s): "won"}, "stays",
-                                f"{s}'s Dragon absorbs {title(cards[other(s)])}: {s} wins it; the Dragon goes to "
-                                "the Void.",
+                                N_("{seat}'s Dragon absorbs {card}: {seat} wins it; the Dragon goes to the "
+                                   "Void.").format(seat=s, card=title(cards[other(s)])),
                                 {s: n})
         rel = relation(a, b)
         if rel in ("fed_by", "feeds"):  # an absorber wins the other card and keeps its own
             s, o = (lead, partner) if rel == "fed_by" else (partner, lead)
             n = self._win(state, rng, s, [cards[s], cards[o]])
             return self._record(state, "absorb", s, {s: "deck", o: "won"}, "stays",
-                                f"{title(cards[s])} absorbs {title(cards[o])}: {s} wins {o}'s card.",
+                                N_("{card} absorbs {other_card}: {seat} wins {other}'s card.").format(
+                                    card=title(cards[s]), other_card=title(cards[o]), seat=s, other=o),
                                 {s: n})
         s, o = (lead, partner) if rel == "destroys" else (partner, lead)
         state["void"].append(cards[o])
         state["decks"][s].append(cards[s])
         return self._record(state, "destroy", s, {s: "deck", o: "void"}, "stays",
-                            f"{title(cards[s])} destroys {title(cards[o])}: {o}'s card goes to the Void.")
+                            N_("{card} destroys {other_card}: {other}'s card goes to the Void.").format(
+                                card=title(cards[s]), other_card=title(cards[o]), other=o))
 
     # ----- X3: Universe Dragon and Star -----------------------------------------------------------------
     def _resolve_universe_dragon(self, state) -> dict:
@@ -608,17 +646,17 @@ class MyWuXing(Game):
             state["void"].extend(state["pot"] + [cards[o]])
             state["pot"] = ["star"]
             return self._record(state, "universe_dragon", None, {s: "pot", o: "void"}, "void",
-                                f"The Universe's Dragon calls for a card each; {s}'s Star sends every other pot "
-                                "card to the Void and stays alone in the pot.")
+                                N_("The Universe's Dragon calls for a card each; {seat}'s Star sends every other "
+                                   "pot card to the Void and stays alone in the pot.").format(seat=s))
         state["pot"].extend([cards[lead], cards[partner]])
         return self._record(state, "universe_dragon", None, {lead: "pot", partner: "pot"}, "stays",
-                            "The Universe's Dragon takes a card from each player into the pot.")
+                            N_("The Universe's Dragon takes a card from each player into the pot."))
 
     def _resolve_universe_star(self, state) -> dict:
         lead, partner = state["lead"], state["partner"]
         state["void"].extend([state["revealed"][lead], state["revealed"][partner]])
         return self._record(state, "universe_star", None, {lead: "void", partner: "void"}, "stays",
-                            "The Universe's Star sends a card from each player to the Void.")
+                            N_("The Universe's Star sends a card from each player to the Void."))
 
     # ----- X8: Power Card Activation --------------------------------------------------------------------
     def _open_window(self, state, kind, members, star=None) -> bool:
@@ -675,69 +713,93 @@ class MyWuXing(Game):
             state["void"].extend(state["pot"] + played)
             state["pot"] = ["star"]
             record = self._record(state, "star_activated", None, {lead: "void", partner: "void"}, "void",
-                                  f"{owner} activates a Star: every card in play goes to the Void and the Star "
-                                  "stays alone in the pot.")
+                                  N_("{seat} activates a Star: every card in play goes to the Void and the Star "
+                                     "stays alone in the pot.").format(seat=owner))
         elif counter == "star":
             state["pot"].extend(played + ["star", "star"])
             record = self._record(state, "countered", None, {lead: "pot", partner: "pot"}, "stays",
-                                  f"{owner}'s Star is cancelled by {by[0]}'s Star: both Stars and the played "
-                                  "cards join the pot.")
+                                  N_("{seat}'s Star is cancelled by {other}'s Star: both Stars and the played "
+                                     "cards join the pot.").format(seat=owner, other=by[0]))
         else:
             state["pot"].extend(played + ["star"])
             state["void"].extend(["dragon", "dragon"])
-            record = self._record(state, "countered", None, {lead: "pot", partner: "pot"}, "stays",
-                                  f"{owner}'s Star is cancelled by two Dragons ({' and '.join(dict.fromkeys(by))}): "
-                                  "the Star and the played cards join the pot, the Dragons go to the Void.")
+            owners = list(dict.fromkeys(by))
+            if len(owners) == 1:  # M5: one player countering alone with both Dragons
+                text = N_("{seat}'s Star is cancelled by two Dragons ({other}): the Star and the played cards "
+                          "join the pot, the Dragons go to the Void.").format(seat=owner, other=owners[0])
+            else:
+                text = N_("{seat}'s Star is cancelled by two Dragons ({first} and {second}): the Star and the "
+                          "played cards join the pot, the Dragons go to the Void.").format(
+                              seat=owner, first=owners[0], second=owners[1])
+            record = self._record(state, "countered", None, {lead: "pot", partner: "pot"}, "stays", text)
         record["reaction"] = {"star": owner, "counter": counter, "by": by}
         self._end_hand(state, rng, record)
 
     # ----- the log ---------------------------------------------------------------------------------------
+    # Every sentence below comes from one marked template; a log line is several of them joined by spaces, so
+    # the edge translates it sentence by sentence (i18n.line).
     def summary(self, view: dict) -> str:
         """Alt text (#16): the last hand's outcome, the cards each player holds, the Universe, pot and Void."""
         last = (view.get("last_hand") or {}).get("text")
-        held = {s: f"{p['deck'] + p['hand']} cards" + (" (out)" if p["out"] else "")
+        held = {s: (N_("{n} cards (out)") if p["out"] else N_("{n} cards")).format(n=p["deck"] + p["hand"])
                 for s, p in view["players"].items()}
-        extra = (f"Universe {view['universe']} cards, pot {len(view['pot'])}, Void {len(view['void'])}"
-                 + (f"; this hand {view['lead']} leads" if view.get("lead") and view["phase"] != "over" else ""))
+        counts = {"universe": view["universe"], "pot": len(view["pot"]), "void": len(view["void"])}
+        if view.get("lead") and view["phase"] != "over":
+            extra = N_("Universe {universe} cards, pot {pot}, Void {void}; this hand {lead} leads.").format(
+                lead=view["lead"], **counts)
+        else:
+            extra = N_("Universe {universe} cards, pot {pot}, Void {void}.").format(**counts)
         return summary_text(self.title, view, last=last, scores=held, extra=extra)
 
     def describe(self, before, seat, action, after):
         phase = before["phase"]
         if phase == "target":
-            words = action.split()
-            if words[0] == "universe":
-                line = f"{seat} plays the Universe's {title(before['u'])} with {after['partner']}."
-            else:
-                line = f"{seat} plays {after['partner']} directly."
-        elif phase == "choose":
+            if action.split()[0] == "universe":
+                return N_("{seat} plays the Universe's {card} with {partner}.").format(
+                    seat=seat, card=title(before["u"]), partner=after["partner"])
+            return N_("{seat} plays {partner} directly.").format(seat=seat, partner=after["partner"])
+        if phase == "choose":
             if after["hands_played"] == before["hands_played"] and not after["revealed"]:
-                return f"{seat} reveals." if not self._think(before) else f"{seat} has chosen a card."
-            line = f"{seat} {'reveals' if not self._think(before) else 'chooses'}."
+                head = N_("{seat} reveals.") if not self._think(before) else N_("{seat} has chosen a card.")
+                return head.format(seat=seat)
+            head = N_("{seat} reveals.") if not self._think(before) else N_("{seat} chooses.")
         elif phase == "react":
-            line = f"{seat} passes." if action == "pass" else f"{seat} activates a Destructive Star!"
+            head = N_("{seat} passes.") if action == "pass" else N_("{seat} activates a Destructive Star!")
         else:
-            line = f"{seat} passes." if action == "pass" else f"{seat} answers: {action}."
+            head = N_("{seat} passes.") if action == "pass" else ANSWERS[action]
+        sentences = [head.format(seat=seat)]
         if after["revealed"] and not before["revealed"]:
-            shown = ", ".join(f"{s} {title(c)}" for s, c in after["revealed"].items())
-            line += f" Revealed: {shown}."
+            sentences.append(self._revealed_text(after["revealed"]))
             if after["phase"] == "react":
-                line += " Everyone else may react."
+                sentences.append(N_("Everyone else may react."))
         if after["hands_played"] > before["hands_played"]:
             hand = after["last_hand"]
             if before["phase"] == "choose":
-                shown = ", ".join(f"{s} {title(c)}" for s, c in hand["cards"].items())
-                line += f" Revealed: {shown}."
-            line += " " + hand["text"]
+                sentences.append(self._revealed_text(hand["cards"]))
+            sentences.append(hand["text"])
             if hand["out"]:
-                line += " Out of cards: " + ", ".join(hand["out"]) + "."
-            line += " " + self._next_text(after)
-        return line
+                sentences.append(N_("Out of cards: {seats}.").format(seats=", ".join(hand["out"])))
+            sentences.append(self._next_text(after))
+        return " ".join(sentences)
+
+    @staticmethod
+    def _revealed_text(cards: dict) -> str:
+        (first, first_card), (second, second_card) = cards.items()  # the lead's card, then the partner's
+        return N_("Revealed: {first} {first_card}, {second} {second_card}.").format(
+            first=first, first_card=title(first_card), second=second, second_card=title(second_card))
 
     def _next_text(self, state) -> str:
         if state["phase"] == "over":
-            res = self.result(state)
-            return "Game over: " + " and ".join(res["winners"]) + (" wins." if len(res["winners"]) == 1 else " win.")
-        return f"Next hand: {state['lead']} leads; the Universe turns up {title(state['u'])}."
+            winners = self.result(state)["winners"]
+            if len(winners) == 1:
+                return N_("Game over: {winner} wins.").format(winner=winners[0])
+            if len(winners) == 2:
+                return N_("Game over: {first} and {second} win.").format(first=winners[0], second=winners[1])
+            # three or more share the win (a tie on the count): the last name takes the rest of the list
+            return N_("Game over: {first} and {second} and {third} win.").format(
+                first=winners[0], second=winners[1], third=" and ".join(winners[2:]))
+        return N_("Next hand: {lead} leads; the Universe turns up {card}.").format(
+            lead=state["lead"], card=title(state["u"]))
 
 
 GAME = register(MyWuXing())

@@ -265,6 +265,13 @@ def _line(locale: str, text: str) -> str:
     direct = cat.gettext(text)
     if direct != text:
         return direct
+    # several sentences each known on its own ("A reveals. Revealed: A Fire, B Wood. Fire joins the pot; …"):
+    # translate each, before any template is tried on the whole text, where a template ending in a placeholder
+    # ("{first} joins the pot; the Universe's {universe} destroys {second}.") would swallow the sentences after
+    # its own into that placeholder
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    if len(sentences) > 1 and all(_known(locale, s) for s in sentences):
+        return " ".join(_line(locale, s) for s in sentences)
     for pattern, template in _line_patterns(locale):
         m = pattern.match(text)
         if m:
@@ -277,6 +284,14 @@ def _line(locale: str, text: str) -> str:
         if len(parts) > 1:
             return " ".join(_line(locale, p) for p in parts)
     return text
+
+
+def _known(locale: str, sentence: str) -> bool:
+    """Whether ``sentence`` translates as a whole: a msgid of its own or a template's match (one word, a
+    title or a name, counts as known: it needs no translation)."""
+    if " " not in sentence.strip() or catalog(locale).gettext(sentence) != sentence:
+        return True
+    return any(pattern.match(sentence) for pattern, _template in _line_patterns(locale))
 
 
 def _word(locale: str, text: str) -> str:

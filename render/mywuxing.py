@@ -14,6 +14,8 @@ import math
 from PIL import Image
 
 from engine.elements import DESTROYS, ELEMENTS, FEEDS
+from engine.mywuxing import CARD_TITLES
+from i18n import _, line, ngettext, pgettext, word
 
 from . import register
 from .common import (
@@ -36,13 +38,11 @@ from .common import (
 )
 
 CARD_COLOURS = {**ELEMENT_COLOURS, "dragon": (120, 60, 170), "star": (50, 44, 60)}
-CARD_NAMES = {"wood": "Wood", "fire": "Fire", "earth": "Earth", "metal": "Metal", "water": "Water",
-              "dragon": "Dragon", "star": "Star"}
 BACK = (44, 58, 104)
 PANEL_FILL = (238, 231, 216)
 keep_exact(*CARD_COLOURS.values(), BACK, PANEL_FILL)
 
-FATE_STYLE = {  # what happened to a card: (label, colour)
+FATE_STYLE = {  # what happened to a card: (label, colour); fate_label gives the label in the image's language
     "won": ("won", (0, 128, 64)),
     "deck": ("back to deck", (0, 100, 170)),
     "pot": ("to the pot", (176, 120, 20)),
@@ -90,6 +90,16 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
     return img
 
 
+def card_name(card: str) -> str:
+    """A card's name in the current language (the engine's game word: Fire → Fuoco)."""
+    return word(CARD_TITLES[card])
+
+
+def fate_label(fate: str) -> str:
+    return {"won": pgettext("mywuxing", "won"), "deck": pgettext("mywuxing", "back to deck"),
+            "pot": pgettext("mywuxing", "to the pot"), "void": pgettext("mywuxing", "to the Void")}[fate]
+
+
 # ----- cards -------------------------------------------------------------------------------------------------
 def card_symbol(draw, card: str, centre, size: float) -> None:
     """Element cards use the shared element shapes; the Infinite Dragon is an infinity loop, the
@@ -132,14 +142,13 @@ def draw_card(draw, x, y, card: str | None, w=CARD_W, h=CARD_H, glow=None, label
     cy = y + h * (0.42 if label else 0.5)
     card_symbol(draw, card, (x + w / 2, cy), size)
     if label:
-        text_centered(draw, (x + w / 2, y + h - 20), CARD_NAMES[card], font(max(18, w // 5), True),
-                      fill=darken(colour, 0.25))
+        text, f = fit_text(draw, card_name(card), w - 8, max(18, w // 5), bold=True, min_size=18)
+        text_centered(draw, (x + w / 2, y + h - 20), text, f, fill=darken(colour, 0.25))
 
 
 def fate_tag(draw, centre_x, y, fate: str, who: str | None = None, width=CARD_W + 40) -> None:
-    label, colour = FATE_STYLE[fate]
-    if who:
-        label = f"{label}: {who}" if fate != "deck" else label
+    colour = FATE_STYLE[fate][1]
+    label = pgettext("mywuxing", "won: {name}", name=who) if who and fate == "won" else fate_label(fate)
     text, f = fit_text(draw, label, width - 10, 19, bold=True, min_size=18)
     draw.rounded_rectangle([centre_x - width / 2, y, centre_x + width / 2, y + 30], radius=8, fill=colour)
     text_centered(draw, (centre_x, y + 15), text, f, fill=contrast(colour))
@@ -151,9 +160,15 @@ def _banner(draw, view, name) -> None:
     result = view.get("result")
     if result is not None:
         winners = result["winners"]
-        who = " and ".join(name(w) for w in winners)
-        how = "most cards" if result["reason"] == "count" else "last with cards"
-        text = f"Game over · {who} {'wins' if len(winners) == 1 else 'share the win'} ({how})"
+        who = [name(w) for w in winners]
+        count = result["reason"] == "count"
+        if len(who) == 1:
+            text = (_("Game over · {name} wins (most cards)", name=who[0]) if count
+                    else _("Game over · {name} wins (last with cards)", name=who[0]))
+        else:
+            names = pgettext("mywuxing", "{names} and {last}", names=", ".join(who[:-1]), last=who[-1])
+            text = (_("Game over · {names} share the win (most cards)", names=names) if count
+                    else _("Game over · {names} share the win (last with cards)", names=names))
         banner(draw, WIDTH, text, PLAYER_COLOURS[seats.index(winners[0]) % 8], height=BANNER_H)
         return
     lead, partner, phase = view["lead"], view["partner"], view["phase"]
@@ -163,24 +178,34 @@ def _banner(draw, view, name) -> None:
         text = name(seat)
         return text if len(text) <= 16 else text[:15] + "…"
 
-    waiting = "" if len(view["to_act"]) != 1 else f" · {short(view['to_act'][0])} to choose"
+    waiting = short(view["to_act"][0]) if len(view["to_act"]) == 1 else None
+    lead_name, partner_name = short(lead), short(partner) if partner else ""
     if phase == "target":
-        text = f"Hand {n} · {short(lead)} chooses whom to play"
+        text = _("Hand {n} · {lead} chooses whom to play", n=n, lead=lead_name)
     elif phase == "choose":
         if view["version"] == "learn":
-            text = f"Hand {n} · {short(lead)} and {short(partner)}: press Reveal"
+            text = _("Hand {n} · {lead} and {partner}: press Reveal", n=n, lead=lead_name, partner=partner_name)
         elif view["universe_card"] == "dragon":
-            text = f"Hand {n} · Universe Dragon: {short(lead)} and {short(partner)} each add a card"
+            text = _("Hand {n} · Universe Dragon: {lead} and {partner} each add a card", n=n, lead=lead_name,
+                     partner=partner_name)
         elif view["universe_card"] == "star":
-            text = f"Hand {n} · Universe Star: {short(lead)} and {short(partner)} each discard a card"
+            text = _("Hand {n} · Universe Star: {lead} and {partner} each discard a card", n=n, lead=lead_name,
+                     partner=partner_name)
         elif view["mode"] == "player":
-            text = f"Hand {n} · {short(lead)} plays {short(partner)} directly{waiting}"
+            text = (_("Hand {n} · {lead} plays {partner} directly · {waiting} to choose", n=n, lead=lead_name,
+                      partner=partner_name, waiting=waiting) if waiting
+                    else _("Hand {n} · {lead} plays {partner} directly", n=n, lead=lead_name,
+                           partner=partner_name))
         else:
-            text = f"Hand {n} · {short(lead)} plays the Universe with {short(partner)}{waiting}"
+            text = (_("Hand {n} · {lead} plays the Universe with {partner} · {waiting} to choose", n=n,
+                      lead=lead_name, partner=partner_name, waiting=waiting) if waiting
+                    else _("Hand {n} · {lead} plays the Universe with {partner}", n=n, lead=lead_name,
+                           partner=partner_name))
     elif phase == "react":
-        text = f"Hand {n} · others may activate a Star · {len(view['to_act'])} to answer"
+        text = _("Hand {n} · others may activate a Star · {count} to answer", n=n, count=len(view["to_act"]))
     else:
-        text = f"{short(view['window']['star'])} activated a Star! Counter or pass · {len(view['to_act'])} to answer"
+        text = _("{name} activated a Star! Counter or pass · {count} to answer",
+                 name=short(view["window"]["star"]), count=len(view["to_act"]))
     banner(draw, WIDTH, text, PLAYER_COLOURS[seats.index(lead) % 8], height=BANNER_H)
 
 
@@ -191,23 +216,26 @@ def _table(draw, view, y) -> None:
     # Universe deck: a stack of backs with the count.
     x = 44
     left = view["universe"]
-    text_centered(draw, (x + CARD_W / 2, y + 24), "Universe deck", font(18, True))
+    text_centered(draw, (x + CARD_W / 2, y + 24), _("Universe deck"), font(18, True))
     if left:
         for k in range(min(4, left) - 1, -1, -1):
             draw_card(draw, x + k * 4, y + 48 + k * 4, None)
     else:
         draw.rounded_rectangle([x, y + 48, x + CARD_W, y + 48 + CARD_H], radius=10, outline=GRID, width=3)
-    text_centered(draw, (x + CARD_W / 2 + 6, y + 48 + CARD_H + 34), f"{left} left", font(22, True))
+    text_centered(draw, (x + CARD_W / 2 + 6, y + 48 + CARD_H + 34), pgettext("mywuxing", "{n} left", n=left),
+                  font(22, True))
     if view["recycles"]:
-        text_centered(draw, (x + CARD_W / 2 + 6, y + 48 + CARD_H + 62), f"recycled ×{view['recycles']}",
-                      font(18), fill=MUTED)
+        text_centered(draw, (x + CARD_W / 2 + 6, y + 48 + CARD_H + 62),
+                      pgettext("mywuxing", "recycled ×{n}", n=view["recycles"]), font(18), fill=MUTED)
 
     # Pot: the last cards fanned, the top card whole and ringed.
     pot = view["pot"]
-    px, pw = 186, 300
-    draw.text((px, y + 12), f"Universe pot · {len(pot)} card{'s' if len(pot) != 1 else ''}", font=font(22, True),
-              fill=INK)
-    draw.text((px, y + 40), "this hand's card on the right" if pot else "empty", font=font(18), fill=MUTED)
+    px, pw, vx_void = 186, 300, 500
+    heading, f = fit_text(draw, ngettext("Universe pot · {n} card", "Universe pot · {n} cards", len(pot)),
+                          vx_void - px - 10, 22, bold=True, min_size=18)
+    draw.text((px, y + 12), heading, font=f, fill=INK)
+    note = _("this hand's card on the right") if pot else pgettext("mywuxing", "empty")
+    draw.text((px, y + 40), note, font=font(18), fill=MUTED)
     shown = pot[-4:]
     step = 52
     start = px + pw - CARD_W - (len(shown) - 1) * step
@@ -220,17 +248,17 @@ def _table(draw, view, y) -> None:
                       fill=MUTED)
 
     # The Void: its count and what is in it, one line per kind of card.
-    vx = 500
+    vx = vx_void
     void = view["void"]
-    draw.text((vx, y + 12), f"The Void · {len(void)}", font=font(22, True), fill=INK)
-    draw.text((vx, y + 40), "cards out of play", font=font(18), fill=MUTED)
+    draw.text((vx, y + 12), pgettext("mywuxing", "The Void · {n}", n=len(void)), font=font(22, True), fill=INK)
+    draw.text((vx, y + 40), _("cards out of play"), font=font(18), fill=MUTED)
     kinds = ELEMENTS + ("dragon", "star")
     for i, card in enumerate(kinds):
         col, row = divmod(i, 4)
         cx, cy = vx + 24 + col * 146, y + 96 + row * 46
         card_symbol(draw, card, (cx, cy), 30)
         count = void.count(card)
-        draw.text((cx + 24, cy), f"{CARD_NAMES[card]} {count}", font=font(19, count > 0), anchor="lm",
+        draw.text((cx + 24, cy), f"{card_name(card)} {count}", font=font(19, count > 0), anchor="lm",
                   fill=INK if count else MUTED)
 
 
@@ -243,42 +271,49 @@ def _hand_panel(draw, view, name, y) -> None:
     elif view["last_hand"]:
         _last_hand(draw, view, name, y)
     else:
-        draw.text((36, y + 16), "No hand played yet", font=font(24, True), fill=INK)
-        _wrap(draw, "Each hand turns a Universe card onto the pot; two players each put out a card against it. "
-                    "The wheel shows who absorbs and who destroys whom.", 36, y + 60, TEXT_W, font(20), lines=8)
+        draw.text((36, y + 16), _("No hand played yet"), font=font(24, True), fill=INK)
+        _wrap(draw, _("Each hand turns a Universe card onto the pot; two players each put out a card against it. "
+                      "The wheel shows who absorbs and who destroys whom."), 36, y + 60, TEXT_W, font(20), lines=8)
 
 
 def _revealed(draw, view, name, y) -> None:
     lead, partner = view["lead"], view["partner"]
-    against = "the Universe" if view["mode"] == "universe" else "each other"
-    draw.text((36, y + 14), f"Hand {view['hand_number']} · revealed, against {against}", font=font(24, True),
-              fill=INK)
-    slots = ([("Universe", view["universe_card"])] if view["mode"] == "universe" else []) + \
-            [(name(lead), view["revealed"][lead]), (name(partner), view["revealed"][partner])]
+    n = view["hand_number"]
+    heading = (_("Hand {n} · revealed, against the Universe", n=n) if view["mode"] == "universe"
+               else _("Hand {n} · revealed, against each other", n=n))
+    heading, f = fit_text(draw, heading, WIDTH - 200, 24, bold=True, min_size=18)
+    draw.text((36, y + 14), heading, font=f, fill=INK)
+    slots = [(pgettext("mywuxing", "Universe"), view["universe_card"], HIGHLIGHT)] if view["mode"] == "universe" else []
+    slots += [(name(lead), view["revealed"][lead], None), (name(partner), view["revealed"][partner], None)]
     w = view["window"]
     if w and w["star"]:  # the Star laid on the table, and any Dragons pledged against it
-        slots.append((f"Star: {name(w['star'])}", "star"))
-        slots += [(f"Dragon: {name(s)}", "dragon") for s in w["dragons"]]
+        slots.append((pgettext("mywuxing", "Star: {name}", name=name(w["star"])), "star", (200, 40, 40)))
+        slots += [(pgettext("mywuxing", "Dragon: {name}", name=name(s)), "dragon", None) for s in w["dragons"]]
     _card_row(draw, slots, y + 56, {})
     if w:
         if w["kind"] == "react":
-            line = "Others may now activate a Destructive Star."
+            text = _("Others may now activate a Destructive Star.")
         else:
             pledged = ", ".join(name(s) for s in w["dragons"])
-            line = f"{name(w['star'])} activated a Star: all cards in play go to the Void unless another Star " \
-                   f"or two Dragons counter it." + (f" Dragons pledged: {pledged}." if pledged else "")
-        _wrap(draw, line, 36, y + TEXT_Y - 30, TEXT_W, font(20, True), lines=5)
+            text = (_("{name} activated a Star: all cards in play go to the Void unless another Star or two "
+                      "Dragons counter it. Dragons pledged: {pledged}.", name=name(w["star"]), pledged=pledged)
+                    if pledged else
+                    _("{name} activated a Star: all cards in play go to the Void unless another Star or two "
+                      "Dragons counter it.", name=name(w["star"])))
+        _wrap(draw, text, 36, y + TEXT_Y - 30, TEXT_W, font(20, True), lines=5)
 
 
 def _last_hand(draw, view, name, y) -> None:
     hand = view["last_hand"]
     lead, partner = hand["lead"], hand["partner"]
-    against = {"universe": "against the Universe", "player": "player against player"}[hand["mode"]]
-    draw.text((36, y + 14), f"Last hand ({hand['number']}) · {against}", font=font(24, True), fill=INK)
+    heading = (_("Last hand ({n}) · against the Universe", n=hand["number"]) if hand["mode"] == "universe"
+               else _("Last hand ({n}) · player against player", n=hand["number"]))
+    heading, f = fit_text(draw, heading, WIDTH - 200, 24, bold=True, min_size=18)
+    draw.text((36, y + 14), heading, font=f, fill=INK)
     slots = []
     if hand["mode"] == "universe":
-        slots.append(("Universe", hand["universe"]))
-    slots += [(name(lead), hand["cards"][lead]), (name(partner), hand["cards"][partner])]
+        slots.append((pgettext("mywuxing", "Universe"), hand["universe"], HIGHLIGHT))
+    slots += [(name(lead), hand["cards"][lead], None), (name(partner), hand["cards"][partner], None)]
     winner = hand["winner"]
     fates = {}
     if hand["mode"] == "universe":
@@ -287,7 +322,7 @@ def _last_hand(draw, view, name, y) -> None:
         fates[i] = hand["fates"][seat]
     who = name(winner) if winner else None
     _card_row(draw, slots, y + 56, fates, who)
-    text = hand["text"]
+    text = line(hand["text"])  # the engine's sentence, in the image's language
     for seat in view["seats"]:  # the engine's line names seats; show display names
         text = text.replace(seat, name(seat))
     _wrap(draw, text, 36, y + TEXT_Y, TEXT_W, font(20, True), lines=4)
@@ -295,11 +330,10 @@ def _last_hand(draw, view, name, y) -> None:
 
 def _card_row(draw, slots, y, fates, winner_name=None) -> None:
     gap = min(176, TEXT_W // len(slots))
-    for i, (label, card) in enumerate(slots):
+    for i, (label, card, glow) in enumerate(slots):
         cx = 36 + i * gap + max(CARD_W, gap) / 2
         text, f = fit_text(draw, label, gap - 16, 20, bold=True, min_size=18)
         text_centered(draw, (cx, y + 10), text, f)
-        glow = HIGHLIGHT if label == "Universe" else (200, 40, 40) if label.startswith("Star:") else None
         draw_card(draw, cx - CARD_W / 2, y + 26, card, glow=glow)
         if i in fates:
             fate_tag(draw, cx, y + 26 + CARD_H + 10, fates[i], winner_name if fates[i] == "won" else None,
@@ -307,15 +341,15 @@ def _card_row(draw, slots, y, fates, winner_name=None) -> None:
 
 
 def _wrap(draw, text, x, y, width, fnt, lines=3) -> None:
-    words, line, out = text.split(), "", []
-    for word in words:
-        trial = f"{line} {word}".strip()
+    words, current, out = text.split(), "", []
+    for w in words:
+        trial = f"{current} {w}".strip()
         if draw.textlength(trial, font=fnt) <= width:
-            line = trial
+            current = trial
         else:
-            out.append(line)
-            line = word
-    out.append(line)
+            out.append(current)
+            current = w
+    out.append(current)
     if len(out) > lines:
         out = out[:lines]
         out[-1] = out[-1].rstrip(".") + "…"
@@ -345,9 +379,10 @@ def _wheel(draw, view, centre) -> None:
             draw.ellipse([x - 31, y - 31, x + 31, y + 31], fill=HIGHLIGHT)
         draw.ellipse([x - 25, y - 25, x + 25, y + 25], fill=(252, 249, 242), outline=GRID, width=2)
         element_symbol(draw, e, (x, y), 30)
-    draw.text((cx - 100, cy + 104), "green: A feeds B,", font=font(18), fill=(70, 110, 60))
-    draw.text((cx - 100, cy + 126), "B absorbs A", font=font(18), fill=(70, 110, 60))
-    draw.text((cx - 100, cy + 150), "red: A destroys B", font=font(18), fill=(170, 70, 70))
+    for k, (text, colour) in enumerate(((_("green: A feeds B,"), (70, 110, 60)), (_("B absorbs A"), (70, 110, 60)),
+                                        (_("red: A destroys B"), (170, 70, 70)))):
+        text, f = fit_text(draw, text, WIDTH - 24 - (cx - 100), 18, min_size=18)
+        draw.text((cx - 100, cy + (104, 126, 150)[k]), text, font=f, fill=colour)
 
 
 def _lit_arrows(view) -> set:
@@ -389,7 +424,7 @@ def _arrow(draw, p, q, colour, width, shorten) -> None:
 # ----- players -----------------------------------------------------------------------------------------------
 def _players(draw, view, name, viewer, y) -> None:
     seats = view["seats"]
-    draw.text((24, y + 4), "Players · cards held (deck + hand)", font=font(22, True), fill=INK)
+    draw.text((24, y + 4), _("Players · cards held (deck + hand)"), font=font(22, True), fill=INK)
     window = view["window"]
     for i, seat in enumerate(seats):
         col, row = i % PLAYERS_PER_ROW, i // PLAYERS_PER_ROW
@@ -403,32 +438,32 @@ def _players(draw, view, name, viewer, y) -> None:
         draw.rounded_rectangle([x, top, x + PLAYER_W, top + PLAYER_H], radius=12, fill=fill,
                                outline=colour, width=3)
         draw.rectangle([x + 3, top + 3, x + 14, top + PLAYER_H - 3], fill=colour)
-        label = name(seat) + (" (you)" if seat == viewer else "")
+        label = pgettext("mywuxing", "{name} (you)", name=name(seat)) if seat == viewer else name(seat)
         text, f = fit_text(draw, label, PLAYER_W - 90, 22, bold=True, min_size=18)
         draw.text((x + 24, top + 10), text, font=f, fill=MUTED if p["out"] else INK)
         total = p["deck"] + p["hand"]
         text_centered(draw, (x + PLAYER_W - 38, top + 34), str(total), font(34, True),
                       fill=MUTED if p["out"] else INK)
         if p["out"]:
-            detail = "out of cards"
+            detail = pgettext("mywuxing", "out of cards")
         elif view["version"] == "think":
-            detail = f"deck {p['deck']} · hand {p['hand']}"
+            detail = pgettext("mywuxing", "deck {deck} · hand {hand}", deck=p["deck"], hand=p["hand"])
         else:
-            detail = f"deck {p['deck']}"
+            detail = pgettext("mywuxing", "deck {deck}", deck=p["deck"])
         draw.text((x + 24, top + 42), detail, font=font(19), fill=MUTED)
         tags = []
         if seat == view["lead"] and view["phase"] != "over":
-            tags.append(("LEAD", colour))
+            tags.append((pgettext("mywuxing", "LEAD"), colour))
         if seat == view["partner"] and view["phase"] != "over":
-            tags.append(("PARTNER", darken(colour, 0.1)))
+            tags.append((pgettext("mywuxing", "PARTNER"), darken(colour, 0.1)))
         if p["chosen"]:
-            tags.append(("ready", (60, 120, 60)))
+            tags.append((pgettext("mywuxing", "ready"), (60, 120, 60)))
         if window and seat == window["star"]:
-            tags.append(("STAR!", (190, 40, 40)))
+            tags.append((pgettext("mywuxing", "STAR!"), (190, 40, 40)))
         if window and seat in window["dragons"]:
-            tags.append(("dragon", CARD_COLOURS["dragon"]))
+            tags.append((pgettext("mywuxing", "dragon"), CARD_COLOURS["dragon"]))
         if window and seat in window["answered"] and seat not in window["dragons"]:
-            tags.append(("answered", MUTED))
+            tags.append((pgettext("mywuxing", "answered"), MUTED))
         tx = x + 24
         for text, c in tags:
             f = font(18, True)
@@ -442,25 +477,25 @@ def _players(draw, view, name, viewer, y) -> None:
 def _own_hand(draw, view, y) -> None:
     hand, mine = view.get("hand", []), view.get("my_choice")
     draw.rounded_rectangle([12, y, WIDTH - 12, y + 240], radius=16, fill=(232, 236, 246))
-    draw.text((36, y + 14), "Your hand (only you see this)", font=font(24, True), fill=INK)
+    draw.text((36, y + 14), _("Your hand (only you see this)"), font=font(24, True), fill=INK)
     u = view["universe_card"] if view["mode"] != "player" else None
-    x = 40
+    x = 56  # room for the first card's tag (Italian tags run longer)
     for card in hand:
         draw_card(draw, x + 18, y + 50, card)
         tip = against_universe(card, u)
-        if tip:
-            fnt = font(18, True)
-            w = draw.textlength(tip[0], font=fnt) + 16
+        if tip:  # a tag under the card, no wider than the step between cards (so two tags never touch)
+            words, fnt = fit_text(draw, tip[0], CARD_W + 102, 18, bold=True, min_size=18)
+            w = draw.textlength(words, font=fnt) + 16
             cx = x + 18 + CARD_W / 2
             draw.rounded_rectangle([cx - w / 2, y + 50 + CARD_H + 6, cx + w / 2, y + 50 + CARD_H + 34], radius=8,
                                    fill=tip[1])
-            text_centered(draw, (cx, y + 50 + CARD_H + 20), tip[0], fnt, fill=contrast(tip[1]))
-        x += CARD_W + 70
+            text_centered(draw, (cx, y + 50 + CARD_H + 20), words, fnt, fill=contrast(tip[1]))
+        x += CARD_W + 118
     if not hand:
-        draw.text((40, y + 110), "empty", font=font(22), fill=MUTED)
+        draw.text((40, y + 110), pgettext("mywuxing hand", "empty"), font=font(22), fill=MUTED)
     if mine:  # at the right, its label on the heading's line but clear of it (the heading ends near x 410)
         x = max(x, WIDTH - 60 - CARD_W)
-        draw.text((WIDTH - 36, y + 24), "Your card this hand", font=font(20, True), fill=INK, anchor="ra")
+        draw.text((WIDTH - 36, y + 24), _("Your card this hand"), font=font(20, True), fill=INK, anchor="ra")
         draw_card(draw, x, y + 62, mine, glow=HIGHLIGHT)
 
 
@@ -469,20 +504,20 @@ def against_universe(card: str, u: str | None):
     (words, colour); None when the hand is not played against a Universe element."""
     if u is None or u not in ELEMENTS:
         return None
-    U = CARD_NAMES[u]
+    U = card_name(u)
     if card == "dragon":
-        return "absorbs all", FATE_STYLE["won"][1]
+        return pgettext("mywuxing", "absorbs all"), FATE_STYLE["won"][1]
     if card == "star":
-        return "destroys all", (170, 30, 30)
+        return pgettext("mywuxing", "destroys all"), (170, 30, 30)
     if card == u:
-        return "same: to the pot", FATE_STYLE["pot"][1]
+        return pgettext("mywuxing", "same: to the pot"), FATE_STYLE["pot"][1]
     if FEEDS[u] == card:
-        return f"absorbs {U}", FATE_STYLE["won"][1]
+        return pgettext("mywuxing", "absorbs {card}", card=U), FATE_STYLE["won"][1]
     if DESTROYS[card] == u:
-        return f"destroys {U}", FATE_STYLE["deck"][1]
+        return pgettext("mywuxing", "destroys {card}", card=U), FATE_STYLE["deck"][1]
     if FEEDS[card] == u:
-        return f"{U} absorbs it", FATE_STYLE["pot"][1]
-    return f"{U} destroys it", FATE_STYLE["void"][1]
+        return pgettext("mywuxing", "{card} absorbs it", card=U), FATE_STYLE["pot"][1]
+    return pgettext("mywuxing", "{card} destroys it", card=U), FATE_STYLE["void"][1]
 
 
 # ----- final count -------------------------------------------------------------------------------------------
@@ -492,7 +527,8 @@ def _scores(draw, view, name, y) -> None:
     out_order = result["out"]
     ranked = sorted(seats, key=lambda s: (-result["scores"][s], -(out_order.index(s) if s in out_order else 99)))
     draw.rounded_rectangle([12, y, WIDTH - 12, y + 60 + 40 * len(seats)], radius=16, fill=PANEL_FILL)
-    headers = [("Player", 40), ("Deck", 380), ("Hand", 470), ("Cards", 560), ("", 660)]
+    headers = [(pgettext("mywuxing", "Player"), 40), (pgettext("mywuxing", "Deck"), 380),
+               (pgettext("mywuxing", "Hand"), 470), (pgettext("mywuxing", "Cards"), 560)]
     for text, x in headers:
         draw.text((x, y + 14), text, font=font(20, True), fill=MUTED)
     for k, seat in enumerate(ranked):
@@ -505,5 +541,8 @@ def _scores(draw, view, name, y) -> None:
         draw.text((40, row_y), text, font=f, fill=INK)
         for value, x in ((p["deck"], 380), (p["hand"], 470), (result["scores"][seat], 560)):
             draw.text((x, row_y), str(value), font=font(22, won), fill=INK)
-        note = "winner" if won else (f"out ({out_order.index(seat) + 1}.)" if seat in out_order else "")
+        if won:
+            note = pgettext("mywuxing", "winner")
+        else:
+            note = pgettext("mywuxing", "out ({n}.)", n=out_order.index(seat) + 1) if seat in out_order else ""
         draw.text((660, row_y), note, font=font(20, won), fill=INK if won else MUTED)

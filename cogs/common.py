@@ -41,4 +41,7 @@ async def command(cog, interaction: discord.Interaction, game: str, name: str, *
 async def legal(cog, interaction: discord.Interaction, steps: list[str] | tuple = ()) -> list[str]:
     """The caller's legal actions now, or after ``steps`` of their turn (for a later field's suggestions)."""
     user, where = who(interaction)
-    return await cog.bot.service.legal_after(where, user, list(steps))
+    actions = await cog.bot.service.legal_after(where, user, list(steps))
+    # the suggestions read in this game's words first (/wagara … is Wagara's)
+    i18n.set_game(getattr(getattr(interaction.command, "root_parent", None), "name", None))
+    return actions

@@ -319,6 +319,7 @@ class GameCog(commands.Cog):
             log.exception("autocomplete failed (channel %s)", interaction.channel_id)
             return []
         names = row.names if row else {}
+        i18n.set_game(row.game if row else None)
         words = current.lower().split()
         # the name in the user's language, the value the canonical action (#17)
         shown = [(name_seats(i18n.line(a), names), a) for a in actions]

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from engine.mywuxing import CARDS
 from i18n import pgettext, word
 from table.commands import CARD_VERBS
@@ -25,6 +26,11 @@ from .common import legal as legal_of
 def action_label(action: str, table: dict | None = None) -> str:
     """What a player reads for one of their actions, in the current language: a suggestion's name, and the
     label of a button or select option on the turn message (ui.LABELS; seat ids become names after)."""
+    with i18n.playing("mywuxing"):
+        return _action_label(action)
+
+
+def _action_label(action: str) -> str:
     verb, _space, rest = action.partition(" ")
     if action.startswith("universe with "):
         return pgettext("mywuxing action", "universe with {name}", name=action[len("universe with "):])

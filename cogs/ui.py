@@ -175,7 +175,8 @@ def action_items(turn: Turn, actions: list[str], indices: list[int] | None = Non
 
     def shown(action: str) -> str:
         # what the player reads, in the current language; the custom id keeps the action's index (#17)
-        return turn.label(i18n.line(special(action, turn.table) if special else action))
+        with i18n.playing(turn.game):
+            return turn.label(i18n.line(special(action, turn.table) if special else action))
     idx = list(range(len(actions))) if indices is None else indices
     if len(idx) <= MAX_BUTTONS:
         return [ActionButton(game_id, version, i, shown(actions[i])) for i in idx]

@@ -68,7 +68,7 @@ def interaction(user: object = None, public: object = None, caller: str | None =
     Text is made in the channel's language; what goes to the caller alone is re-made in theirs (``Msg``)."""
     tokens = [(_user, _user.set(normalise(user) if user else None)),
               (_public, _public.set(normalise(public) if public else None)),
-              (_caller, _caller.set(caller))]
+              (_caller, _caller.set(caller)), (_game, _game.set(None))]
     tokens.append((_speaking, _speaking.set(public_locale())))
     try:
         yield
@@ -109,14 +109,43 @@ def public():
     return speaking(public_locale())
 
 
-@functools.cache
+GAME_DOMAINS = ("wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm")
+_game: ContextVar[str | None] = ContextVar("teahouse_game", default=None)
+
+
+@contextlib.contextmanager
+def playing(game: str | None):
+    """Inside the block, words are a game's first: its own catalog before the shared ones, and no other
+    game's ("Score" may be "Punti" in one game and "Punteggio" in another)."""
+    token = _game.set(game if game in GAME_DOMAINS else None)
+    try:
+        yield
+    finally:
+        _game.reset(token)
+
+
+def set_game(game: str | None) -> None:
+    """Speak ``game``'s words for the rest of the current interaction (``interaction`` undoes it)."""
+    _game.set(game if game in GAME_DOMAINS else None)
+
+
 def catalog(locale: str) -> gettext.NullTranslations:
-    """Every domain of ``locale`` chained into one translation (a msgid is looked up in each in turn)."""
+    """The translations of ``locale`` chained into one (a msgid is looked up in each in turn): the game
+    being played first (``playing``), then the shared domains."""
+    return _catalog(locale, _game.get())
+
+
+@functools.cache
+def _catalog(locale: str, game: str | None) -> gettext.NullTranslations:
     chain: gettext.NullTranslations = gettext.NullTranslations()
     if locale == DEFAULT:
         return chain
+    if game:
+        domains = (game,) + tuple(d for d in DOMAINS if d not in GAME_DOMAINS)
+    else:
+        domains = DOMAINS
     first = None
-    for domain in DOMAINS:
+    for domain in domains:
         try:
             t = gettext.translation(domain, localedir=ROOT, languages=[locale])
         except OSError:
@@ -126,6 +155,9 @@ def catalog(locale: str) -> gettext.NullTranslations:
         else:
             first.add_fallback(t)
     return first or chain
+
+
+catalog.cache_clear = _catalog.cache_clear   # type: ignore[attr-defined]
 
 
 class Msg(str):
@@ -223,8 +255,12 @@ def word(text: str) -> str:
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-@functools.cache
 def _line_patterns(locale: str) -> list[tuple[re.Pattern, str]]:
+    return _patterns(locale, _game.get())
+
+
+@functools.cache
+def _patterns(locale: str, game: str | None) -> list[tuple[re.Pattern, str]]:
     """Each translated msgid with placeholders, as a pattern that matches the English sentences it makes.
     Longer templates first, so ``{a} takes {b} and writes it at {c}`` wins over ``{a} takes {b}``."""
     cat = catalog(locale)
@@ -259,8 +295,12 @@ def line(text: str) -> str:
     return _line(locale, text)
 
 
-@functools.lru_cache(maxsize=4096)
 def _line(locale: str, text: str) -> str:
+    return _line_in(locale, _game.get(), text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _line_in(locale: str, game: str | None, text: str) -> str:
     cat = catalog(locale)
     direct = cat.gettext(text)
     if direct != text:
@@ -335,3 +375,7 @@ def english_command(words: list[str], options: dict[str, str]) -> tuple[list[str
             out[i] = ("/" if w.startswith("/") else "") + english
     opts = {names.get(("option", k.lower()), k): v for k, v in options.items()}
     return out, opts
+
+
+_line_patterns.cache_clear = _patterns.cache_clear   # type: ignore[attr-defined]
+_line.cache_clear = _line_in.cache_clear             # type: ignore[attr-defined]

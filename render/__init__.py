@@ -7,6 +7,7 @@ can never show more than its viewer may know.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from pathlib import Path
@@ -23,8 +24,12 @@ RENDERERS: dict[str, Renderer] = {}
 
 def register(key: str):
     def wrap(fn: Renderer) -> Renderer:
-        RENDERERS[key] = fn
-        return fn
+        @functools.wraps(fn)
+        def draw(*args, **kwargs):
+            with i18n.playing(key):           # the game's own words first (#17)
+                return fn(*args, **kwargs)
+        RENDERERS[key] = draw
+        return draw
     return wrap
 
 
@@ -34,7 +39,7 @@ def render_png(key: str, view: dict, names: dict, viewer: str | None = None,
     fn = RENDERERS.get(key)
     if fn is None:
         return None
-    with i18n.speaking(locale):
+    with i18n.speaking(locale), i18n.playing(key):
         return to_png(fn(view, names, viewer))
 
 

@@ -133,7 +133,8 @@ class TableService:
     def said(self, text: str, row: GameRow) -> str:
         """An engine's English line (a log line, a waiting message) as shown: translated, then named. In that
         order: the templates match the engine's seat ids, and a name must never be taken for a word."""
-        return self.names_in(i18n.line(text), row)
+        with i18n.playing(row.game):
+            return self.names_in(i18n.line(text), row)
 
     @staticmethod
     def for_caller(text: str) -> str:
@@ -142,6 +143,7 @@ class TableService:
             return i18n.line(text)
 
     def _state(self, row: GameRow):
+        i18n.set_game(row.game)            # this game's words first (until the interaction ends)
         game = GAMES[row.game]
         return game, game.load(row.state)
 
@@ -222,6 +224,8 @@ class TableService:
 
     async def _require(self, where: Where, user: User, *, statuses=("lobby", "running")) -> GameRow | Reply:
         row = await self.store.open_game(where.channel)
+        if row is not None:
+            i18n.set_game(row.game)
         if row is None or row.status not in statuses:
             if row is None:
                 return Reply.fail(user.id, _("There is no game in this channel. Open one with `/game new`."))
@@ -821,7 +825,7 @@ class TableService:
                         if row.status != "running":
                             continue
                         # said unprompted: in the server's language, direct messages in each user's (#17)
-                        with i18n.speaking(await self.locale_of(f"guild:{row.guild or ''}")):
+                        with i18n.speaking(await self.locale_of(f"guild:{row.guild or ''}")), i18n.playing(row.game):
                             notice = await getattr(self, f"_fire_{timer.kind}")(row, timer)
                         if notice is not None:
                             notice.dm = [Private(p.user, await self._in_language_of(p.user, p.text))
@@ -850,7 +854,7 @@ class TableService:
             locale = await self.locale_of(f"guild:{row.guild or ''}") if row is not None else i18n.user_locale()
             if current and row.state is not None:
                 game, state = self._state(row)
-                with i18n.speaking(locale):
+                with i18n.speaking(locale), i18n.playing(row.game):
                     if p["turn"] and row.status == "running":
                         reply.turn = self.turn(row, game, state)
                     if p["image"]:

@@ -263,14 +263,20 @@ def _line(locale: str, text: str) -> str:
         return direct
     for pattern, template in _line_patterns(locale):
         m = pattern.match(text)
-        if m:
+        # a parameter never spans the end of a sentence: in "A reveals 3. B ends the turn." the template
+        # "{seat} reveals {card}." must not take "3. B ends the turn" for its card
+        if m and not any(_SENTENCE_END.search(v) for v in m.groupdict().values()):
             params = {k: _line(locale, v) if " " in v else _word(locale, v) for k, v in m.groupdict().items()}
             return cat.gettext(template).format(**params)
-    # several sentences joined ("A. B."): translate each
-    parts = re.split(r"(?<=[.!?:;])\s+", text)
-    if len(parts) > 1:
-        return " ".join(_line(locale, p) for p in parts)
+    # several sentences joined ("A. B."): translate each; else the parts of one sentence ("Scores: a 3")
+    for boundary in (r"(?<=[.!?])\s+", r"(?<=[:;])\s+"):
+        parts = re.split(boundary, text)
+        if len(parts) > 1:
+            return " ".join(_line(locale, p) for p in parts)
     return text
+
+
+_SENTENCE_END = re.compile(r"[.!?]\s")
 
 
 def _word(locale: str, text: str) -> str:

@@ -343,7 +343,7 @@ class Wagara(Game):
                         if e["type"] not in ("choose", "round", "game_over"))
         gems = {s: sum(view["collections"][s].values()) for s in view["seats"]}
         scores = {s: (N_("{n} gem") if n == 1 else N_("{n} gems")).format(n=n) for s, n in gems.items()}
-        extra = N_("Round {round}, weather {weather}").format(round=view["round"],
+        extra = N_("Round {round}, weather {weather}.").format(round=view["round"],
                                                                weather=weather_text(view["weather"]))
         return summary_text(self.title, view, last=last, extra=extra, scores=scores)
 

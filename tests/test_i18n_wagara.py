@@ -265,3 +265,40 @@ def test_the_english_image_is_unchanged_by_the_catalog():
         RENDERERS["wagara"](view, {s: s for s in NAMES}, None)
     words = " ".join(t for _s, t in drawn)
     assert "Weather" in words and "BEACH" in words and "Meteo" not in words
+
+
+# ----- the cog: what a player reads about an action ---------------------------------------------------------
+
+def test_action_labels_read_italian_and_the_action_sent_stays_the_notation():
+    from cogs.wagara import card_label, label, suggest
+    assert label("canoe 1: unload, up 3, steal red") == "canoe 1: unload, up 3, steal red"     # English: as is
+    assert card_label("cloud") == "cloud"
+    with i18n.speaking("it"):
+        assert label("canoe 1: unload, up 3, steal red") == "canoa 1: scarica, risali di 3, ruba il rosso"
+        assert label("canoe 2: launch to 3, load violet") == "canoa 2: in acqua al disco 3, carica il viola"
+        assert label("canoe 1: up 2, steal red from Bo") == "canoa 1: risali di 2, ruba il rosso a Bo"
+        assert label("recover canoe 1, pay red") == "recupera la canoa 1, paga il rosso"
+        assert label("play cloud") == "gioca la Nuvola" and label("end turn") == "fine azione"
+        assert label("canoe 1:") == "canoa 1:"                                     # a group of one canoe's moves
+        choices = suggest(["canoe 1: land", "canoe 1: up 2", "end turn"], "approda")
+        assert [(c.name, c.value) for c in choices] == [("canoa 1: approda", "canoe 1: land")]
+        assert [c.value for c in suggest(["canoe 1: land", "end turn"], "end")] == ["end turn"]
+
+
+def test_every_legal_action_of_a_game_has_an_italian_label():
+    from cogs.wagara import label
+    english = re.compile(r"\b(canoe|unload|load|up|down|land|launch|steal|from|play|recover|pay|weather|end|turn|"
+                         r"cloud|violet|white|yellow|blue|red)\b")
+    rnd = random.Random(5)
+    state = G.new(NAMES[:3], 5)
+    labelled = 0
+    while G.result(state) is None:
+        seat = rnd.choice(G.to_act(state))
+        actions = G.legal_actions(state, seat)
+        with i18n.speaking("it"):
+            for action in actions:
+                shown = label(action)
+                assert not english.search(shown), (action, shown)
+                labelled += 1
+        state = G.apply(state, seat, rnd.choice(PURPOSEFUL.legal_actions(state, seat)))
+    assert labelled > 500

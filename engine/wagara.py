@@ -58,11 +58,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from i18n import N_, W_  # marks only: the engine writes English, the edge translates what it shows
+
 from . import register
 from .core import Game, IllegalAction, State, lower, read_number, summary_text
 from .rng import Rng
 
-COLOURS = ["violet", "white", "yellow", "blue", "red"]
+COLOURS = [W_("violet"), W_("white"), W_("yellow"), W_("blue"), W_("red")]
 GEM_VALUE = {"violet": 1, "white": 2, "yellow": 3, "blue": 4, "red": 5}          # G1, for the tie-break
 SITE_POSITION = {"violet": 3, "white": 4, "yellow": 5, "blue": 6, "red": 7}      # G1
 SITE_AT = {pos: colour for colour, pos in SITE_POSITION.items()}
@@ -84,6 +86,16 @@ def qualifies(collection: dict) -> bool:
     """G7: five different colours, four of one colour, or seven gems."""
     counts = [collection[c] for c in COLOURS]
     return sum(1 for n in counts if n) == 5 or max(counts) >= 4 or sum(counts) >= 7
+
+
+def _score_text(gems: int, value: int, qualified: bool) -> str:
+    """A player's final count, e.g. '3 gems (value 9)' or '1 gem (value 5), not qualified'."""
+    if qualified:
+        template = N_("{n} gem (value {value})") if gems == 1 else N_("{n} gems (value {value})")
+    else:
+        template = (N_("{n} gem (value {value}), not qualified") if gems == 1
+                    else N_("{n} gems (value {value}), not qualified"))
+    return template.format(n=gems, value=value)
 
 
 def collection_value(collection: dict) -> int:
@@ -153,7 +165,8 @@ def parse_move(text: str) -> Move:
             (pre if kind == "stay" else post).append(UNLOAD)
         elif len(key) == 2 and key[0] == "load":
             if key[1] not in COLOURS:
-                raise IllegalAction(f"'{words[1]}' is not a gem colour ({', '.join(COLOURS)}).")
+                raise IllegalAction("'{word}' is not a gem colour ({colours}).", word=words[1],
+                                    colours=", ".join(COLOURS))
             (pre if kind == "stay" else post).append(("load", key[1]))
         elif (len(key) == 2 and key[0] in ("up", "down")) or key == ["land"] or key[:2] == ["launch", "to"]:
             if kind != "stay":
@@ -168,18 +181,19 @@ def parse_move(text: str) -> Move:
                     raise IllegalAction("Launch with e.g. 'launch to 3'.")
             steps = read_number(key[-1])
             if steps is None or steps < 1:
-                raise IllegalAction(f"'{part}' needs a number of steps, e.g. 'up 2'.")
+                raise IllegalAction("'{part}' needs a number of steps, e.g. 'up 2'.", part=part)
             kind = key[0]
         elif key and key[0] == "steal":
             if len(key) == 2 or (len(key) >= 4 and key[2] == "from"):
                 if key[1] not in COLOURS:
-                    raise IllegalAction(f"'{words[1]}' is not a gem colour ({', '.join(COLOURS)}).")
+                    raise IllegalAction("'{word}' is not a gem colour ({colours}).", word=words[1],
+                                        colours=", ".join(COLOURS))
                 steal = (key[1], " ".join(words[3:]) or None)
             else:
                 raise IllegalAction("Steal with e.g. 'steal red'.")
         else:
-            raise IllegalAction(f"I do not understand '{part}'. A canoe's move is e.g. 'canoe 1: unload, up 3, "
-                                "steal red' or 'canoe 2: launch to 3, load violet'.")
+            raise IllegalAction("I do not understand '{part}'. A canoe's move is e.g. 'canoe 1: unload, up 3, "
+                                "steal red' or 'canoe 2: launch to 3, load violet'.", part=part)
     if kind == "stay" and not pre and steal is None:
         raise IllegalAction("Say what the canoe does, e.g. 'canoe 1: down 2'.")
     return Move(canoe, kind, steps, tuple(pre), tuple(post), steal)
@@ -229,8 +243,8 @@ class Wagara(Game):
 
     def waiting_message(self, state: State, seat: str) -> str:
         if state["phase"] == "choose":
-            return "You have chosen your paddle card; waiting for the others to choose theirs."
-        return "It is not your turn: players act in order from the buoy holder."
+            return N_("You have chosen your paddle card; waiting for the others to choose theirs.")
+        return N_("It is not your turn: players act in order from the buoy holder.")
 
     def private_actions(self, state: State, seat: str) -> bool:
         return state["phase"] == "choose" and not state["over"]
@@ -282,12 +296,11 @@ class Wagara(Game):
         # G7: the qualifying players first (most gems, then value), then the others: a player with more gems
         # who did not qualify still ranks below every qualifier
         ranking = sorted(state["seats"], key=lambda s: (s not in qualified, -scores[s], -values[s]))
-        score_text = {s: f"{scores[s]} gem{'s' if scores[s] != 1 else ''} (value {values[s]})"
-                      + ("" if s in qualified else ", not qualified") for s in state["seats"]}
+        score_text = {s: _score_text(scores[s], values[s], s in qualified) for s in state["seats"]}
         return {"winners": winners, "scores": scores, "values": values, "qualified": qualified,
                 "collections": {s: dict(cols[s]) for s in state["seats"]}, "ranking": ranking,
                 "score_text": score_text,
-                "note": "Only players holding 5 colours, 4 of one colour or 7 gems could win (G7)."}
+                "note": N_("Only players holding 5 colours, 4 of one colour or 7 gems could win (G7).")}
 
     def view(self, state: State, viewer: str | None) -> dict:
         seats = state["seats"]
@@ -329,8 +342,9 @@ class Wagara(Game):
         last = " ".join(_event_text(e, view) for e in view["last"]["events"]
                         if e["type"] not in ("choose", "round", "game_over"))
         gems = {s: sum(view["collections"][s].values()) for s in view["seats"]}
-        scores = {s: f"{n} gem{'s' if n != 1 else ''}" for s, n in gems.items()}
-        extra = f"Round {view['round']}, weather {weather_text(view['weather'])}"
+        scores = {s: (N_("{n} gem") if n == 1 else N_("{n} gems")).format(n=n) for s, n in gems.items()}
+        extra = N_("Round {round}, weather {weather}.").format(round=view["round"],
+                                                               weather=weather_text(view["weather"]))
         return summary_text(self.title, view, last=last, extra=extra, scores=scores)
 
     # ----- acting ------------------------------------------------------------------------------------------
@@ -361,9 +375,9 @@ class Wagara(Game):
 
     def _options_hint(self, state: State, seat: str) -> str:
         if state["turn"]["card"] == CLOUD:
-            return "You played the Cloud: say e.g. 'weather +1'."
-        return ("Move a canoe ('canoe 1: up 3', 'canoe 2: launch to 2'), 'recover canoe 1, pay red', "
-                "or 'end turn'.")
+            return N_("You played the Cloud: say e.g. 'weather +1'.")
+        return N_("Move a canoe ('canoe 1: up 3', 'canoe 2: launch to 2'), 'recover canoe 1, pay red', "
+                  "or 'end turn'.")
 
     # phase 1 (G3)
     def _choose(self, state: State, seat: str, action: str, events: list) -> None:
@@ -372,7 +386,7 @@ class Wagara(Game):
             raise IllegalAction("Choose a paddle card with 'play 1' .. 'play 6' or 'play cloud'.")
         card = words[1]
         if card not in self.hand(state, seat):
-            raise IllegalAction(f"Your card {card} is already in your played pile; choose another.")
+            raise IllegalAction("Your card {card} is already in your played pile; choose another.", card=card)
         state["choices"][seat] = card
         events.append({"type": "choose", "seat": seat})
         if len(state["choices"]) == len(state["seats"]):
@@ -472,15 +486,15 @@ class Wagara(Game):
         turn = state["turn"]
         canoe = self._own_canoe(state, seat, which)
         if canoe["where"] != "rapids":
-            raise IllegalAction(f"Your canoe {which} is not in the rapids.")
+            raise IllegalAction("Your canoe {number} is not in the rapids.", number=which)
         if turn["recovered"]:
             raise IllegalAction("You may bring back only one canoe from the rapids per turn.")
         if turn["acted"]:
             raise IllegalAction("A canoe comes back from the rapids only at the start of your action.")
         if colour not in COLOURS:
-            raise IllegalAction(f"'{colour}' is not a gem colour ({', '.join(COLOURS)}).")
+            raise IllegalAction("'{word}' is not a gem colour ({colours}).", word=colour, colours=", ".join(COLOURS))
         if not state["collections"][seat][colour]:
-            raise IllegalAction(f"You have no {colour} gem to pay with.")
+            raise IllegalAction("You have no {colour} gem to pay with.", colour=colour)
         state["collections"][seat][colour] -= 1
         state["sites"][colour][colour] += 1
         canoe.update(where="beach", position=None, gem=None)
@@ -503,8 +517,12 @@ class Wagara(Game):
         if len(words) == 2 and words[1] in ("up", "down"):
             words[1] = weather_text(state["weather"] + (1 if words[1] == "up" else -1))
         if len(words) != 2 or words[1] not in options:
-            allowed = " or ".join(f"'weather {t}'" for t in options)
-            raise IllegalAction(f"The marker moves one step from {weather_text(state['weather'])}: say {allowed}.")
+            now, allowed = weather_text(state["weather"]), [f"'weather {t}'" for t in options]
+            if len(allowed) == 1:
+                raise IllegalAction("The marker moves one step from {weather}: say {action}.", weather=now,
+                                    action=allowed[0])
+            raise IllegalAction("The marker moves one step from {weather}: say {action} or {other}.", weather=now,
+                                action=allowed[0], other=allowed[1])
         old = state["weather"]
         state["weather"] = options[words[1]]
         events.append({"type": "weather", "seat": seat, "from": old, "to": state["weather"]})
@@ -541,7 +559,7 @@ class Wagara(Game):
 
     def _own_canoe(self, state: State, seat: str, number: int) -> dict:
         if not 1 <= number <= CANOES_PER_PLAYER:
-            raise IllegalAction(f"You have canoes 1 and 2; there is no canoe {number}.")
+            raise IllegalAction("You have canoes 1 and 2; there is no canoe {number}.", number=number)
         return state["canoes"][self._canoe_indices(state, seat)[number - 1]]
 
     def _unmoved_river(self, state: State, seat: str) -> list[dict]:
@@ -655,16 +673,17 @@ class Wagara(Game):
         canoe = self._own_canoe(state, seat, move.canoe)
         n = int(turn["card"])
         if move.canoe in turn["moved"]:
-            raise IllegalAction(f"Your canoe {move.canoe} has already moved this round.")
+            raise IllegalAction("Your canoe {number} has already moved this round.", number=move.canoe)
         plan = self._check_move(state, canoe, move, n)
         legal = self.canoe_moves(state, state["canoes"].index(canoe))
         best = max((n if m.kind == "land" else m.cost(plan["start"])) for m in legal)
         spent = n if move.kind == "land" else plan["cost"]
         if spent != best:
             if best == n:
-                raise IllegalAction(f"A canoe must spend all {n} points of your card (this move spends "
-                                    f"{plan['cost']}), unless it lands.")
-            raise IllegalAction(f"No move spends all {n} points; this canoe must spend as many as it can ({best}).")
+                raise IllegalAction("A canoe must spend all {n} points of your card (this move spends "
+                                    "{cost}), unless it lands.", n=n, cost=plan["cost"])
+            raise IllegalAction("No move spends all {n} points; this canoe must spend as many as it can ({best}).",
+                                n=n, best=best)
         self._carry_out(state, canoe, move, plan, events)
         turn["moved"].append(move.canoe)
         turn["acted"] = True
@@ -676,19 +695,20 @@ class Wagara(Game):
         """Check a canoe's move against G4 with messages a player understands; return what it does."""
         number = canoe["number"]
         if canoe["where"] == "rapids":
-            raise IllegalAction(f"Your canoe {number} is in the rapids: recover it first ('recover canoe {number}, "
-                                "pay <colour>').")
+            raise IllegalAction("Your canoe {number} is in the rapids: recover it first ('recover canoe {number}, "
+                                "pay <colour>').", number=number)
         if canoe["where"] == "beach":
             if move.kind != "launch":
-                raise IllegalAction(f"Your canoe {number} is on the beach: launch it with 'launch to <position>'.")
+                raise IllegalAction("Your canoe {number} is on the beach: launch it with 'launch to <position>'.",
+                                    number=number)
             if state["turn"]["launched"]:
                 raise IllegalAction("Only one canoe may be launched from the beach per round.")
             if move.steps > RIVER_LENGTH:
-                raise IllegalAction(f"The river has positions 1 to {RIVER_LENGTH}.")
+                raise IllegalAction("The river has positions 1 to {last}.", last=RIVER_LENGTH)
             start, gem = 0, None
         else:
             if move.kind == "launch":
-                raise IllegalAction(f"Your canoe {number} is already on the river.")
+                raise IllegalAction("Your canoe {number} is already on the river.", number=number)
             start, gem = canoe["position"], canoe["gem"]
         sites = {site: dict(counts) for site, counts in state["sites"].items()}
         barred = self._barred(state, canoe)
@@ -696,13 +716,14 @@ class Wagara(Game):
         end = start
         if move.kind == "up":
             if move.steps >= start:
-                raise IllegalAction(f"From position {start} that reaches the beach: say 'land' to come ashore.")
+                raise IllegalAction("From position {start} that reaches the beach: say 'land' to come ashore.",
+                                    start=start)
             end = start - move.steps
         elif move.kind in ("down", "launch"):
             end = move.steps if move.kind == "launch" else start + move.steps
             if end > RIVER_LENGTH:
-                raise IllegalAction(f"A canoe cannot paddle past position {RIVER_LENGTH}; only the river carries it "
-                                    "over the falls.")
+                raise IllegalAction("A canoe cannot paddle past position {last}; only the river carries it "
+                                    "over the falls.", last=RIVER_LENGTH)
         elif move.kind == "land":
             end = 0
         gem_after_pre = gem
@@ -712,12 +733,13 @@ class Wagara(Game):
             victim = self._check_steal(state, canoe, move, end, gem_after_pre)
         cost = move.cost(start)
         if move.kind == "land" and cost > n:
-            raise IllegalAction(f"Landing from position {start} costs {cost} points; your card gives {n}.")
+            raise IllegalAction("Landing from position {start} costs {cost} points; your card gives {n}.", start=start,
+                                cost=cost, n=n)
         if move.kind == "land" and gem is None and cost < n:                                      # G10
-            raise IllegalAction(f"An empty canoe may land only with its last point (landing here costs {cost} of "
-                                f"your {n}); only a canoe carrying a gem lands with points left.")
+            raise IllegalAction("An empty canoe may land only with its last point (landing here costs {cost} of "
+                                "your {n}); only a canoe carrying a gem lands with points left.", cost=cost, n=n)
         if cost > n:
-            raise IllegalAction(f"That move costs {cost} points; your card gives {n}.")
+            raise IllegalAction("That move costs {cost} points; your card gives {n}.", cost=cost, n=n)
         return {"start": start, "end": end, "cost": cost, "gem": gem, "victim": victim}
 
     def _check_steal(self, state: State, canoe: dict, move: Move, end: int, gem) -> int:
@@ -727,8 +749,8 @@ class Wagara(Game):
         if move.post:
             raise IllegalAction("A stealing canoe must arrive empty: unload before paddling, not after.")
         if gem is not None:
-            raise IllegalAction(f"Your canoe carries {gem}: a canoe holds one gem, so unload before paddling up "
-                                "to steal.")
+            raise IllegalAction("Your canoe carries {gem}: a canoe holds one gem, so unload before paddling up "
+                                "to steal.", gem=gem)
         here = [i for i, c in enumerate(state["canoes"])
                 if c["where"] == "river" and c["position"] == end and c["gem"] == colour and c is not canoe]
         theirs = [i for i in here if state["canoes"][i]["owner"] != canoe["owner"]]
@@ -740,11 +762,14 @@ class Wagara(Game):
             if any(state["canoes"][i]["owner"] == canoe["owner"] for i in here):
                 raise IllegalAction("You cannot steal from your own canoe.")
             if named is not None and here:
-                raise IllegalAction(f"No canoe of {named} at position {end} carries {colour}.")
-            raise IllegalAction(f"No other player's canoe at position {end} carries {colour}: you steal only where "
-                                "your canoe stops, never in passing.")
+                raise IllegalAction("No canoe of {player} at position {position} carries {colour}.", player=named,
+                                    position=end, colour=colour)
+            raise IllegalAction("No other player's canoe at position {position} carries {colour}: you steal only "
+                                "where your canoe stops, never in passing.", position=end, colour=colour)
         if len({state["canoes"][i]["owner"] for i in theirs}) > 1:
-            raise IllegalAction(f"Canoes of several players carry {colour} there: say 'steal {colour} from <player>'.")
+            # the action is notation, so it stays whole (an English word inside it is never translated)
+            raise IllegalAction("Canoes of several players carry {colour} there: say '{action} <player>'.",
+                                colour=colour, action=f"steal {colour} from")
         return theirs[0]
 
     def _carry_out(self, state: State, canoe: dict, move: Move, plan: dict, events: list) -> None:
@@ -812,28 +837,33 @@ def _do_ops(ops: tuple, position: int, gem, sites: dict, number: int, barred: di
         return gem
     site = SITE_AT.get(position)
     if site is None:
-        where = "the beach" if position == 0 else f"position {position}"
-        raise IllegalAction(f"There is no gem deposit at {where}; deposits lie beside positions 3 to 7.")
+        if position == 0:
+            raise IllegalAction("There is no gem deposit at the beach; deposits lie beside positions 3 to 7.")
+        raise IllegalAction("There is no gem deposit at position {position}; deposits lie beside positions 3 to 7.",
+                            position=position)
     unloaded = None
     for i, op in enumerate(ops):
         if op == UNLOAD:
             if i > 0:
                 raise IllegalAction("Unload first, then load: loading and unloading again here changes nothing.")
             if gem is None:
-                raise IllegalAction(f"Your canoe {number} carries no gem to unload.")
+                raise IllegalAction("Your canoe {number} carries no gem to unload.", number=number)
             sites[site][gem] += 1
             unloaded, gem = gem, None
         else:
             colour = op[1]
             if gem is not None:
-                raise IllegalAction(f"Your canoe {number} already carries {gem}: a canoe holds one gem.")
+                raise IllegalAction("Your canoe {number} already carries {gem}: a canoe holds one gem.", number=number,
+                                    gem=gem)
             if colour == unloaded:
-                raise IllegalAction(f"After unloading {colour}, reload a different colour (or not at all).")
+                raise IllegalAction("After unloading {colour}, reload a different colour (or not at all).",
+                                    colour=colour)
             if not sites[site][colour]:
-                raise IllegalAction(f"There is no {colour} gem at the {site} deposit (position {position}).")
+                raise IllegalAction("There is no {colour} gem at the {site} deposit (position {position}).",
+                                    colour=colour, site=site, position=position)
             if sites[site][colour] <= (barred or {}).get(site, {}).get(colour, 0):
-                raise IllegalAction(f"Your other canoe unloaded that {colour} gem this turn: gems may not pass "
-                                    "between your two canoes in one turn.")
+                raise IllegalAction("Your other canoe unloaded that {colour} gem this turn: gems may not pass "
+                                    "between your two canoes in one turn.", colour=colour)
             sites[site][colour] -= 1
             gem = colour
     return gem
@@ -846,54 +876,82 @@ def _public_last(last: dict) -> dict:
 def _event_text(e: dict, state: State) -> str:
     t = e["type"]
     if t == "choose":
-        return f"{e['seat']} chooses a paddle card."
+        return N_("{seat} chooses a paddle card.").format(seat=e["seat"])
     if t == "reveal":
-        card = "the Cloud" if e["card"] == CLOUD else e["card"]
-        return f"{e['seat']} reveals {card}."
+        if e["card"] == CLOUD:
+            return N_("{seat} reveals the Cloud.").format(seat=e["seat"])
+        return N_("{seat} reveals {card}.").format(seat=e["seat"], card=e["card"])
     if t == "free_recover":
-        return f"{e['seat']} gets canoe {e['canoe']} back from the rapids for free."
+        return N_("{seat} gets canoe {canoe} back from the rapids for free.").format(seat=e["seat"], canoe=e["canoe"])
     if t == "recover":
-        return f"{e['seat']} pays a {e['paid']} gem to bring canoe {e['canoe']} back from the rapids."
+        return N_("{seat} pays a {gem} gem to bring canoe {canoe} back from the rapids.").format(
+            seat=e["seat"], gem=e["paid"], canoe=e["canoe"])
     if t == "weather":
-        return f"{e['seat']} moves the weather from {weather_text(e['from'])} to {weather_text(e['to'])}."
+        return N_("{seat} moves the weather from {old} to {new}.").format(
+            seat=e["seat"], old=weather_text(e["from"]), new=weather_text(e["to"]))
     if t == "end_turn":
-        return f"{e['seat']} ends the turn."
+        return N_("{seat} ends the turn.").format(seat=e["seat"])
     if t == "move":
         return _move_text(e)
     if t == "flow":
         e = state["last_flow"]
-        text = f"The river flows {e['k']} (lowest card {e['lowest']}, weather {weather_text(e['weather'])})."
+        sentences = [N_("The river flows {k} (lowest card {lowest}, weather {weather}).").format(
+            k=e["k"], lowest=e["lowest"], weather=weather_text(e["weather"]))]
         for f in e["fell"]:
-            gem = f" and its {f['gem']} gem returns to its deposit" if f["gem"] else ""
-            text += f" {f['owner']}'s canoe {f['canoe']} goes over the falls{gem}."
-        return text
+            if f["gem"]:
+                sentences.append(N_("{seat}'s canoe {canoe} goes over the falls and its {gem} gem returns to its "
+                                    "deposit.").format(seat=f["owner"], canoe=f["canoe"], gem=f["gem"]))
+            else:
+                sentences.append(N_("{seat}'s canoe {canoe} goes over the falls.").format(seat=f["owner"],
+                                                                                           canoe=f["canoe"]))
+        return " ".join(sentences)
     if t == "buoy":
-        return f"The buoy passes to {e['seat']}."
+        return N_("The buoy passes to {seat}.").format(seat=e["seat"])
     if t == "round":
-        return f"Round {e['round']}: choose your paddle cards."
+        return N_("Round {round}: choose your paddle cards.").format(round=e["round"])
     if t == "takeback":
-        return "Everyone takes back their seven paddle cards."
+        return N_("Everyone takes back their seven paddle cards.")
     if t == "game_over":
-        return f"Game over: {', '.join(e['winners'])} {'wins' if len(e['winners']) == 1 else 'share the win'}."
+        if len(e["winners"]) == 1:
+            return N_("Game over: {seats} wins.").format(seats=e["winners"][0])
+        return N_("Game over: {seats} share the win.").format(seats=", ".join(e["winners"]))
     return ""
 
 
+# What one canoe did, part by part; a move line has one to five parts (two loadings/unloadings at each end and
+# a movement, or a theft at the end), each part one marked phrase, the line one template per number of parts.
+MOVE_LINES = {
+    1: N_("{seat}'s canoe {canoe} {a}."),
+    2: N_("{seat}'s canoe {canoe} {a}, {b}."),
+    3: N_("{seat}'s canoe {canoe} {a}, {b}, {c}."),
+    4: N_("{seat}'s canoe {canoe} {a}, {b}, {c}, {d}."),
+    5: N_("{seat}'s canoe {canoe} {a}, {b}, {c}, {d}, {e}."),
+}
+LANDS = W_("lands")
+
+
+def _op_part(op: dict) -> str:
+    if op["op"] == "unload":
+        return N_("unloads {gem} at the {site} deposit").format(gem=op["gem"], site=op["site"])
+    return N_("loads {gem}").format(gem=op["gem"])
+
+
 def _move_text(e: dict) -> str:
-    bits = []
-    for op in e["pre"]:
-        bits.append(f"{op['op']}s {op['gem']}" + (f" at the {op['site']} deposit" if op["op"] == "unload" else ""))
+    bits = [_op_part(op) for op in e["pre"]]
     if e["kind"] == "launch":
-        bits.append(f"launches to position {e['to']}")
+        bits.append(N_("launches to position {position}").format(position=e["to"]))
     elif e["kind"] == "land":
-        bits.append("lands" + (f" and delivers {e['delivered']}" if e["delivered"] else ""))
-    elif e["kind"] in ("up", "down"):
-        bits.append(f"paddles {e['kind']} {e['steps']} to position {e['to']}")
-    for op in e["post"]:
-        bits.append(f"{op['op']}s {op['gem']}" + (f" at the {op['site']} deposit" if op["op"] == "unload" else ""))
+        bits.append(N_("lands and delivers {gem}").format(gem=e["delivered"]) if e["delivered"] else LANDS)
+    elif e["kind"] == "up":
+        bits.append(N_("paddles up {steps} to position {position}").format(steps=e["steps"], position=e["to"]))
+    elif e["kind"] == "down":
+        bits.append(N_("paddles down {steps} to position {position}").format(steps=e["steps"], position=e["to"]))
+    bits += [_op_part(op) for op in e["post"]]
     if e["stole"]:
         s = e["stole"]
-        bits.append(f"steals {s['gem']} from {s['from']}'s canoe {s['canoe']}")
-    return f"{e['seat']}'s canoe {e['canoe']} " + ", ".join(bits) + "."
+        bits.append(N_("steals {gem} from {seat}'s canoe {canoe}").format(gem=s["gem"], seat=s["from"],
+                                                                           canoe=s["canoe"]))
+    return MOVE_LINES[len(bits)].format(seat=e["seat"], canoe=e["canoe"], **dict(zip("abcde", bits, strict=False)))
 
 
 GAME = register(Wagara())

@@ -314,7 +314,9 @@ def _line_in(locale: str, game: str | None, text: str) -> str:
         return " ".join(_line(locale, s) for s in sentences)
     for pattern, template in _line_patterns(locale):
         m = pattern.match(text)
-        if m:
+        # a parameter never spans the end of a sentence: in "A reveals 3. B ends the turn." the template
+        # "{seat} reveals {card}." must not take "3. B ends the turn" for its card
+        if m and not any(_SENTENCE_END.search(v) for v in m.groupdict().values()):
             params = {k: _line(locale, v) if " " in v else _word(locale, v) for k, v in m.groupdict().items()}
             return cat.gettext(template).format(**params)
     # several sentences joined ("A. B."): translate each; a sentence no template makes, clause by clause
@@ -332,6 +334,9 @@ def _known(locale: str, sentence: str) -> bool:
     if " " not in sentence.strip() or catalog(locale).gettext(sentence) != sentence:
         return True
     return any(pattern.match(sentence) for pattern, _template in _line_patterns(locale))
+
+
+_SENTENCE_END = re.compile(r"[.!?]\s")
 
 
 def _word(locale: str, text: str) -> str:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
+from i18n import _, ngettext, pgettext, word
+
 from . import register
 from .common import (
     BACKGROUND,
@@ -42,7 +44,6 @@ GEM_COLOURS = {
     "blue": (30, 100, 215),
     "red": (215, 40, 40),
 }
-GEM_LETTER = {"violet": "V", "white": "W", "yellow": "Y", "blue": "B", "red": "R"}
 WATER = (150, 200, 230)
 WATER_DARK = (95, 150, 195)
 SAND = (236, 215, 160)
@@ -134,29 +135,40 @@ def _canoe_labels(seats, name_of) -> dict:
 # ----- the banner and the weather --------------------------------------------------------------------------
 
 def _card_name(card) -> str:
-    return "the Cloud" if card == "cloud" else str(card)
+    return _("the Cloud") if card == "cloud" else str(card)
+
+
+def _colour(colour: str) -> str:
+    """A gem colour as the viewer reads it."""
+    return word(colour)
 
 
 def _banner(draw, view, name_of, colour_of) -> None:
     r = view["result"]
     if r is not None:
         winners = " & ".join(name_of[s] for s in r["winners"])
-        banner(draw, WIDTH, f"Game over · {winners} {'wins' if len(r['winners']) == 1 else 'share the win'}",
-               colour=HIGHLIGHT, height=BANNER_H)
+        text = (_("Game over · {winners} wins", winners=winners) if len(r["winners"]) == 1
+                else _("Game over · {winners} share the win", winners=winners))
+        banner(draw, WIDTH, text, colour=HIGHLIGHT, height=BANNER_H)
     elif view["phase"] == "choose":
         done = sum(1 for s in view["seats"] if view["chosen"][s])
-        banner(draw, WIDTH, f"Round {view['round']} · choose your paddle cards ({done}/{len(view['seats'])} chosen)",
-               colour=INK, height=BANNER_H)
+        banner(draw, WIDTH, _("Round {round} · choose your paddle cards ({done}/{total} chosen)", round=view["round"],
+                              done=done, total=len(view["seats"])), colour=INK, height=BANNER_H)
     else:
         actor = view["actor"]
         card = view["turn"]["card"]
-        banner(draw, WIDTH, f"Round {view['round']} · {name_of[actor]} to move · played {_card_name(card)}",
-               colour=colour_of[actor], height=BANNER_H)
+        if card == "cloud":
+            text = _("Round {round} · {name} to move · played the Cloud", round=view["round"], name=name_of[actor])
+        else:
+            text = _("Round {round} · {name} to move · played {card}", round=view["round"], name=name_of[actor],
+                     card=card)
+        banner(draw, WIDTH, text, colour=colour_of[actor], height=BANNER_H)
 
 
 def _info(draw, view, name_of, hl) -> None:
     y = INFO_Y
-    draw.text((16, y + 20), "Weather", font=font(20, True), fill=INK, anchor="lm")
+    label, f = fit_text(draw, _("Weather"), 96, 20, bold=True, min_size=18)
+    draw.text((16, y + 20), label, font=f, fill=INK, anchor="lm")
     x0 = 116
     for i, w in enumerate((-1, 0, 1, 2)):
         x = x0 + i * 58
@@ -166,18 +178,18 @@ def _info(draw, view, name_of, hl) -> None:
                                outline=INK if here else GRID, width=3 if here else 1)
         text_centered(draw, (x + 26, y + 20), f"{w:+d}" if w else "0", font(20, True),
                       fill=contrast(fill) if here else MUTED)
-    buoy = f"Buoy: {name_of[view['buoy']]}"
+    buoy = _("Buoy: {name}", name=name_of[view["buoy"]])
     bx = x0 + 4 * 58 + 20
     t, f = fit_text(draw, buoy, WIDTH - 16 - bx - 34, 20, bold=True, min_size=18)
     _buoy_icon(draw, (bx + 14, y + 20), 14)
     draw.text((bx + 34, y + 20), t, font=f, fill=INK, anchor="lm")
     flow = view["last_flow"]
     if flow:
-        text = (f"Last flow: {flow['k']} (lowest card {flow['lowest']}, weather "
-                f"{flow['weather']:+d})" if flow["weather"] else
-                f"Last flow: {flow['k']} (lowest card {flow['lowest']}, weather 0)")
+        weather = f"{flow['weather']:+d}" if flow["weather"] else "0"
+        text = _("Last flow: {k} (lowest card {lowest}, weather {weather})", k=flow["k"], lowest=flow["lowest"],
+                 weather=weather)
     else:
-        text = "Flow each round = lowest card + weather"
+        text = _("Flow each round = lowest card + weather")
     t, f = fit_text(draw, text, WIDTH - 32, 20, min_size=18)
     draw.text((16, y + 62), t, font=f, fill=INK if hl["flowed"] else MUTED, anchor="lm")
 
@@ -192,6 +204,14 @@ def _buoy_icon(draw, centre, r) -> None:
 
 # ----- gems and canoes -------------------------------------------------------------------------------------
 
+def _gem_letter(colour: str) -> str:
+    """The initial on a gem, in the viewer's language (each a literal, so the catalog has it; in Italian bianco
+    and blu would share a B, so both take two letters)."""
+    return {"violet": pgettext("gem letter", "V"), "white": pgettext("gem letter", "W"),
+            "yellow": pgettext("gem letter", "Y"), "blue": pgettext("gem letter", "B"),
+            "red": pgettext("gem letter", "R")}[colour]
+
+
 def gem(draw, centre, size: float, colour: str) -> None:
     """A cut gem: a diamond in the gem's colour with its initial, so colours never need telling apart."""
     cx, cy = centre
@@ -200,8 +220,10 @@ def gem(draw, centre, size: float, colour: str) -> None:
     draw.polygon([(cx, cy - h), (cx + h * 0.85, cy), (cx, cy + h), (cx - h * 0.85, cy)], fill=fill,
                  outline=darken(fill, 0.45) if colour != "white" else (120, 120, 120), width=2)
     if size >= 34:
-        text_centered(draw, (cx, cy + 1), GEM_LETTER[colour], font(max(GEM_LETTER_MIN, int(size * 0.42)), True),
-                      fill=contrast(fill))
+        letter = _gem_letter(colour)
+        # a two-letter initial (Italian) gets the same minimum size but may not grow past the diamond's waist
+        f = font(max(GEM_LETTER_MIN, int(size * (0.42 if len(letter) == 1 else 0.36))), True)
+        text_centered(draw, (cx, cy + 1), letter, f, fill=contrast(fill))
 
 
 def canoe_shape(draw, x, y, colour, label: str, gem_colour, highlight=False) -> None:
@@ -251,7 +273,7 @@ def _river(draw, view, colour_of, labels, hl) -> None:
     rapids_top = water_bottom + 22
     # beach, water, rope, positions, falls, rapids
     draw.rounded_rectangle([16, top, WIDTH - 16, beach_bottom - 6], radius=12, fill=SAND, outline=darken(SAND, 0.3))
-    draw.text((26, top + 8), "BEACH", font=font(18, True), fill=darken(SAND, 0.6))
+    draw.text((26, top + 8), _("BEACH"), font=font(18, True), fill=darken(SAND, 0.6))
     draw.rectangle([16, beach_bottom, WIDTH - 16, water_bottom], fill=WATER)
     draw.line([16, beach_bottom - 2, WIDTH - 16, beach_bottom - 2], fill=(120, 80, 40), width=5)   # the rope
     for p in range(1, 10):
@@ -267,7 +289,7 @@ def _river(draw, view, colour_of, labels, hl) -> None:
         draw.polygon([(x, water_bottom), (x + 10, water_bottom + 20), (x + 20, water_bottom)], fill=WATER_DARK)
     draw.rounded_rectangle([16, rapids_top, WIDTH - 16, rapids_top + BAND_H - 6], radius=12, fill=(200, 205, 210),
                            outline=ROCK)
-    draw.text((26, rapids_top + 8), "RAPIDS", font=font(18, True), fill=darken(ROCK, 0.3))
+    draw.text((26, rapids_top + 8), _("RAPIDS"), font=font(18, True), fill=darken(ROCK, 0.3))
 
     spots: dict = {}
     for c in view["canoes"]:
@@ -338,45 +360,58 @@ def _last_text(view, name_of) -> str:
         t = e["type"]
         who = name_of.get(e.get("seat"), e.get("seat"))
         if t == "move":
-            bits.append(f"{who}'s canoe {e['canoe']}: {_move_words(e, name_of)}")
+            bits.append(_("{name}'s canoe {canoe}: {moves}", name=who, canoe=e["canoe"], moves=_move_words(e, name_of)))
         elif t == "weather":
-            bits.append(f"{who} moved the weather to {e['to']:+d}" if e["to"] else f"{who} moved the weather to 0")
+            bits.append(_("{name} moved the weather to {weather}", name=who,
+                          weather=f"{e['to']:+d}" if e["to"] else "0"))
         elif t == "recover":
-            bits.append(f"{who} paid {e['paid']} for canoe {e['canoe']}")
+            bits.append(_("{name} paid {colour} for canoe {canoe}", name=who, colour=_colour(e["paid"]),
+                          canoe=e["canoe"]))
         elif t == "free_recover":
-            bits.append(f"{who} got canoe {e['canoe']} back free")
+            bits.append(_("{name} got canoe {canoe} back free", name=who, canoe=e["canoe"]))
         elif t == "end_turn":
-            bits.append(f"{who} ended the turn")
+            bits.append(_("{name} ended the turn", name=who))
         elif t == "choose" and view["phase"] == "choose":
-            bits.append(f"{who} chose a card")
+            bits.append(_("{name} chose a card", name=who))
         elif t == "flow" and view["last_flow"]:
             flow = view["last_flow"]
-            fell = ", ".join(f"{name_of.get(f['owner'], f['owner'])}'s canoe {f['canoe']}" for f in flow["fell"])
-            bits.append(f"the river flowed {flow['k']}" + (f" ({fell} over the falls)" if fell else ""))
+            fell = ", ".join(_("{name}'s canoe {canoe}", name=name_of.get(f["owner"], f["owner"]), canoe=f["canoe"])
+                             for f in flow["fell"])
+            bits.append(_("the river flowed {k} ({canoes} over the falls)", k=flow["k"], canoes=fell) if fell
+                        else _("the river flowed {k}", k=flow["k"]))
     if not bits and view["round"] == 1 and view["phase"] == "choose":
-        return "Choose a paddle card: 1–6 paddles your canoes, the Cloud moves the weather."
-    return "Last: " + "; ".join(bits) if bits else ""
+        return _("Choose a paddle card: 1–6 paddles your canoes, the Cloud moves the weather.")
+    return _("Last: {events}", events="; ".join(bits)) if bits else ""
+
+
+def _op_words(op) -> str:
+    if op["op"] == "unload":
+        return _("unload {colour}", colour=_colour(op["gem"]))
+    return _("load {colour}", colour=_colour(op["gem"]))
 
 
 def _move_words(e, name_of) -> str:
-    words = [f"{op['op']} {op['gem']}" for op in e["pre"]]
+    words = [_op_words(op) for op in e["pre"]]
     if e["kind"] == "launch":
-        words.append(f"launched to {e['to']}")
+        words.append(_("launched to {position}", position=e["to"]))
     elif e["kind"] == "land":
-        words.append("landed" + (f" with {e['delivered']}" if e["delivered"] else ""))
-    elif e["kind"] in ("up", "down"):
-        words.append(f"{e['kind']} {e['steps']} to {e['to']}")
-    words += [f"{op['op']} {op['gem']}" for op in e["post"]]
+        words.append(_("landed with {colour}", colour=_colour(e["delivered"])) if e["delivered"] else _("landed"))
+    elif e["kind"] == "up":
+        words.append(_("up {steps} to {position}", steps=e["steps"], position=e["to"]))
+    elif e["kind"] == "down":
+        words.append(_("down {steps} to {position}", steps=e["steps"], position=e["to"]))
+    words += [_op_words(op) for op in e["post"]]
     if e["stole"]:
-        words.append(f"stole {e['stole']['gem']} from {name_of.get(e['stole']['from'], e['stole']['from'])}")
+        words.append(_("stole {colour} from {name}", colour=_colour(e["stole"]["gem"]),
+                       name=name_of.get(e["stole"]["from"], e["stole"]["from"])))
     return ", ".join(words)
 
 
 # ----- the players -----------------------------------------------------------------------------------------
 
 def _result_header(draw, view, y) -> int:
-    lines, f = fit_lines(draw, "Final count: gems, then their value (violet 1 … red 5). ✓ = qualified", WIDTH - 32,
-                         20, bold=True, min_size=18)
+    lines, f = fit_lines(draw, _("Final count: gems, then their value (violet 1 … red 5). ✓ = qualified"),
+                         WIDTH - 32, 20, bold=True, min_size=18)
     for i, line in enumerate(lines):
         draw.text((16, y + 14 + i * (f.size + 4)), line, font=f, fill=INK, anchor="lm")
     return y + 52
@@ -393,7 +428,7 @@ def _player_row(draw, view, seat, y, name_of, colour_of, labels, hl, viewer) -> 
     # who: colour tile with the canoe letter, name, buoy
     draw.rounded_rectangle([28, y + 24, 68, y + ROW_H - 24], radius=6, fill=col, outline=darken(col, 0.4), width=2)
     text_centered(draw, (48, y + ROW_H // 2), labels[seat], font(22, True), fill=contrast(col))
-    name = name_of[seat] + (" (you)" if seat == viewer else "")
+    name = _("{name} (you)", name=name_of[seat]) if seat == viewer else name_of[seat]
     t, f = fit_text(draw, name, 200, 22, bold=True, min_size=18)
     draw.text((80, y + 34), t, font=f, fill=INK, anchor="lm")
     status = _status(view, seat)
@@ -419,9 +454,9 @@ def _player_row(draw, view, seat, y, name_of, colour_of, labels, hl, viewer) -> 
     x, ly = 296, y + 74
     if r is not None:
         ok = seat in r["qualified"]
-        draw.text((x, ly), f"value {r['values'][seat]}", font=font(20, True), fill=INK, anchor="lm")
-        draw.text((x + 130, ly), "✓ qualified" if ok else "not qualified",
-                  font=font(18, True), fill=(0, 120, 60) if ok else MUTED, anchor="lm")
+        draw.text((x, ly), _("value {value}", value=r["values"][seat]), font=font(20, True), fill=INK, anchor="lm")
+        t, f = fit_text(draw, _("✓ qualified") if ok else _("not qualified"), WIDTH - 28 - x - 130, 18, bold=True)
+        draw.text((x + 130, ly), t, font=f, fill=(0, 120, 60) if ok else MUTED, anchor="lm")
         return
     played = view["played"][seat]
     this = view["this_round"][seat]
@@ -431,21 +466,24 @@ def _player_row(draw, view, seat, y, name_of, colour_of, labels, hl, viewer) -> 
         current = this is not None and i == len(played) - 1
         _card(draw, x + i * step, ly - CARD_H // 2 - 2, card, current)
     if not played:
-        draw.text((x, ly), "no cards played", font=font(18), fill=MUTED, anchor="lm")
+        draw.text((x, ly), _("no cards played"), font=font(18), fill=MUTED, anchor="lm")
 
 
 def _status(view, seat) -> str:
     if view["result"] is not None:
-        won = "  ★ winner" if seat in view["result"]["winners"] else ""
-        return f"{sum(view['collections'][seat].values())} gems{won}"
+        n = sum(view["collections"][seat].values())
+        if seat in view["result"]["winners"]:
+            return ngettext("{n} gem  ★ winner", "{n} gems  ★ winner", n)
+        # the engine's summary writes the same two sentences as templates: one catalog entry each, not a plural
+        return _("{n} gem", n=n) if n == 1 else _("{n} gems", n=n)
     if view["phase"] == "choose":
-        return "has chosen" if view["chosen"][seat] else "choosing a card…"
+        return _("has chosen") if view["chosen"][seat] else _("choosing a card…")
     this = view["this_round"][seat]
     if seat == view["actor"]:
-        return f"moving: {_card_name(this)}"
+        return _("moving: {card}", card=_card_name(this))
     if this is not None:
-        return f"played {_card_name(this)}"
-    return "waiting (card hidden)"
+        return _("played {card}", card=_card_name(this))
+    return _("waiting (card hidden)")
 
 
 def _card(draw, x, y, card, current=False, size=1.0) -> None:
@@ -470,17 +508,17 @@ def _cloud(draw, centre, width) -> None:
 
 def _hand_strip(draw, view, viewer, y, col) -> None:
     draw.rounded_rectangle([16, y, WIDTH - 16, y + 58], radius=10, fill=lighten(col, 0.85), outline=col, width=3)
-    draw.text((30, y + 29), "Your hand:", font=font(20, True), fill=INK, anchor="lm")
-    x = 30 + int(draw.textlength("Your hand:", font=font(20, True))) + 14
+    draw.text((30, y + 29), _("Your hand:"), font=font(20, True), fill=INK, anchor="lm")
+    x = 30 + int(draw.textlength(_("Your hand:"), font=font(20, True))) + 14
     for card in view["hand"]:
         _card(draw, x, y + 9, card)
         x += CARD_W + 6
     x += 16
     choice = view.get("my_choice")
     if choice is not None:
-        text = "Your secret choice:"
+        text = _("Your secret choice:")
         draw.text((x, y + 29), text, font=font(20, True), fill=INK, anchor="lm")
         _card(draw, x + int(draw.textlength(text, font=font(20, True))) + 12, y + 9, choice, current=True)
     elif view["phase"] == "choose" and viewer in view["to_act"]:
-        t, f = fit_text(draw, "Choose a card (only you see this).", WIDTH - 30 - x, 20, min_size=18)
+        t, f = fit_text(draw, _("Choose a card (only you see this)."), WIDTH - 30 - x, 20, min_size=18)
         draw.text((x, y + 29), t, font=f, fill=INK, anchor="lm")

@@ -75,6 +75,8 @@ ELEMENT_WORDS = (W_("wood"), W_("fire"), W_("earth"), W_("metal"), W_("water"),
 DIE_ITEMS = (N_("wood {face}"), N_("fire {face}"), N_("earth {face}"), N_("metal {face}"), N_("water {face}"),
              N_("wood {face}, {more}"), N_("fire {face}, {more}"), N_("earth {face}, {more}"),
              N_("metal {face}, {more}"), N_("water {face}, {more}"))
+# The actions as a player reads them on a button (the action itself stays this English notation).
+ACTION_FORMS = (N_("take {element} {face}"), N_("convert {element} {face}"), N_("place {cell}"))
 
 
 # ----- the sheet -------------------------------------------------------------------------------------------

@@ -107,6 +107,7 @@ class TableService:
         names = dict(row.names)
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
         return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", job=(row.game, view, names, viewer),
+                       key=(row.id, viewer), order=row.version,
                        alt=self.alt_text(row, game, view if viewer is None else game.view(state, None)))
 
     @staticmethod

@@ -278,6 +278,9 @@ async def main_async(args) -> int:
             while moves[0] < args.rss_moves:
                 await asyncio.gather(*(play(w, u, g, 10, random.Random(moves[0] + i))
                                        for i, (w, u, g) in enumerate(tables)))
+            busy, busy_whose = memory_report()
+            print(f"  RSS as the last moves end   {busy:7.0f} MB\n    ({busy_whose})")
+            await asyncio.sleep(rendering.IDLE_TRIM_AFTER + 1.0)    # idle workers hand freed memory back
             mb, whose = memory_report()
             over = mb > TARGET_RSS_MB
             ok &= not over
@@ -301,8 +304,14 @@ def main() -> int:
     parser.add_argument("--db", help="an empty postgresql:// database to load instead of a temporary SQLite file")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a player takes between moves (0: every channel moves back to back)")
+    parser.add_argument("--switch-interval", type=float, default=0.0,
+                        help="the bot's interpreter switch interval in ms (default: Python's 5 ms, or what the bot "
+                             "sets); how long a thread with a result waits while the event loop holds the GIL")
+    args = parser.parse_args()
+    if args.switch_interval:
+        sys.setswitchinterval(args.switch_interval / 1000)
     try:
-        return asyncio.run(main_async(parser.parse_args()))
+        return asyncio.run(main_async(args))
     finally:
         rendering.stop()
 

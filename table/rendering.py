@@ -17,8 +17,8 @@ newest picture of a table is drawn, and every caller waiting for that key gets i
 never holds more than one picture per viewer, and the wait for an image stays bounded by the number of
 tables rather than growing with the number of moves.
 
-Memory: a worker frees what each image used and hands freed heap back to the system after every job
-(``malloc_trim`` on glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory
+Memory: a worker hands the heap its images freed back to the system when it falls idle (``malloc_trim`` on
+glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory
 fragmented by many different images is returned too. (``max_tasks_per_child`` would do that, but on Python
 3.11–3.13 it can stop the pool for good: CPython issue 115634.)
 """
@@ -41,6 +41,7 @@ from render import render_png
 
 log = logging.getLogger("teahouse.render")
 
+IDLE_TRIM_AFTER = 0.5         # seconds a worker waits for its next job before handing freed memory back
 RECYCLE_AFTER = 2000          # jobs drawn by one pool before a fresh pool replaces it (a few minutes' worth)
 SPARE = 1                     # jobs handed to the pool beyond one per worker
 
@@ -78,6 +79,7 @@ def _trimmer():
 
 
 _trim = None
+_started = 0                  # jobs begun by this worker
 
 
 def _warm() -> None:
@@ -92,13 +94,24 @@ def _warm() -> None:
 
 
 def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None) -> bytes | None:
-    """render_png, then give back the memory the image took: the canvas, masks and copies (several MB) are
-    freed but glibc would keep their pages in the worker, which then holds the most any image ever needed."""
+    """render_png, then, once the worker has been idle a moment, give back the memory images took: a canvas,
+    masks and copies (several MB) are freed after each image, but glibc keeps their pages, so a worker would
+    hold the most any image ever needed. Not after every image: trimming costs ~2 ms, and while jobs follow
+    one another the next image needs those pages again."""
+    global _started
+    _started += 1
     try:
         return render_png(key, view, names, viewer)
     finally:
         if _trim is not None:
-            _trim(0)
+            timer = threading.Timer(IDLE_TRIM_AFTER, _trim_when_idle, (_started,))
+            timer.daemon = True
+            timer.start()
+
+
+def _trim_when_idle(started: int) -> None:
+    if started == _started and _trim is not None:     # no job began since: the worker is idle
+        _trim(0)
 
 
 def start(processes: int | None = None) -> None:
@@ -123,7 +136,7 @@ def stop() -> None:
         _queue.clear()
     for slot in waiting:
         for loop, fut in slot.waiters:
-            loop.call_soon_threadsafe(_settle, fut, None, asyncio.CancelledError())
+            _tell(loop, _settle, fut, None, asyncio.CancelledError())
 
 
 def worker_pids() -> list[int]:
@@ -206,11 +219,11 @@ def _finished(future: Future, slot: _Slot, pool: ProcessPoolExecutor) -> None:
         log.warning("an image worker died; starting the pool again")
         _restart(pool)
         for loop, fut in slot.waiters:      # this picture is drawn in a thread, as without a pool
-            loop.call_soon_threadsafe(_redraw, fut, slot.job)
+            _tell(loop, _redraw, fut, slot.job)
     else:
         data = None if error is not None else future.result()
         for loop, fut in slot.waiters:
-            loop.call_soon_threadsafe(_settle, fut, data, error)
+            _tell(loop, _settle, fut, data, error)
     _pump()
 
 
@@ -222,6 +235,14 @@ def _restart(pool: ProcessPoolExecutor) -> None:
         _pool = None
     pool.shutdown(wait=False, cancel_futures=True)
     start(_size)
+
+
+def _tell(loop: asyncio.AbstractEventLoop, callback, *args) -> None:
+    """Run ``callback`` on the caller's loop, unless that loop has ended (the caller is gone)."""
+    try:
+        loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:
+        pass
 
 
 def _settle(fut: asyncio.Future, data, error) -> None:
@@ -237,4 +258,5 @@ def _redraw(fut: asyncio.Future, job: tuple) -> None:
     if fut.done():
         return
     task = asyncio.ensure_future(asyncio.to_thread(render_png, *job))
-    task.add_done_callback(lambda t: _settle(fut, None if t.exception() else t.result(), t.exception()))
+    task.add_done_callback(lambda t: fut.cancel() if t.cancelled()
+                           else _settle(fut, None if t.exception() else t.result(), t.exception()))

@@ -305,13 +305,19 @@ async def test_the_pool_is_replaced_by_a_fresh_one_after_many_jobs(monkeypatch):
         rendering.stop()
 
 
-def test_a_worker_hands_freed_memory_back_after_each_image(monkeypatch):
+def test_a_worker_hands_freed_memory_back_once_idle(monkeypatch):
+    import threading
+
     from render import render_png
 
+    trimmed = threading.Event()
     calls = []
-    monkeypatch.setattr(rendering, "_trim", calls.append)
+    monkeypatch.setattr(rendering, "_trim", lambda pad: (calls.append(pad), trimmed.set()))
+    monkeypatch.setattr(rendering, "IDLE_TRIM_AFTER", 0.01)
     job = _wassamasaw_jobs(1)[0]
     assert rendering._draw_in_worker(*job) == render_png(*job)
+    assert trimmed.wait(10) and calls == [0]
+    rendering._trim_when_idle(rendering._started - 1)      # a job began since that one: still busy, no trim
     assert calls == [0]
     if os.path.exists("/lib/x86_64-linux-gnu/libc.so.6") or os.path.exists("/lib/aarch64-linux-gnu/libc.so.6"):
         assert rendering._trimmer() is not None           # glibc: malloc_trim is found

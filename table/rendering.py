@@ -183,15 +183,24 @@ def _pump() -> None:
             pool = _pool
             if pool is None or not _queue or _in_pool >= _size + SPARE:
                 return
-            _, slot = _queue.popitem(last=False)
+            key, slot = _queue.popitem(last=False)
             _in_pool += 1
             _given += 1
             recycle = _given >= RECYCLE_AFTER
         try:
             future = pool.submit(_draw_in_worker, *slot.job)
-        except (BrokenProcessPool, RuntimeError) as e:    # broken, or shut down meanwhile
+        except RuntimeError:          # the pool was replaced (recycled) or stopped meanwhile
+            with _lock:
+                if _pool is not None and _pool is not pool and key not in _queue:
+                    _in_pool -= 1
+                    _queue[key] = slot                       # first in line for the new pool
+                    _queue.move_to_end(key, last=False)
+                    continue
             future = Future()
-            future.set_exception(BrokenProcessPool(str(e)))
+            future.set_exception(BrokenProcessPool("the image pool was stopped"))
+        except BrokenProcessPool as e:
+            future = Future()
+            future.set_exception(e)
         future.add_done_callback(lambda f, slot=slot, pool=pool: _finished(f, slot, pool))
         if recycle:
             _recycle(pool)

@@ -258,6 +258,7 @@ async def test_a_newer_picture_of_a_table_replaces_one_still_waiting(monkeypatch
     jobs = _wassamasaw_jobs(4)
     rendering.start(1)
     try:
+        assert rendering._in_pool == 0                   # earlier pools (a dead worker, a stop) left no count
         monkeypatch.setattr(rendering, "SPARE", -1)      # the pool takes nothing: every job waits in the queue
         coalesced = rendering.stats["coalesced"]
         same = [asyncio.create_task(rendering.draw(jobs[v], key=(7, None), order=v)) for v in (0, 2, 1)]

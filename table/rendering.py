@@ -18,8 +18,8 @@ never holds more than one picture per viewer, and the wait for an image stays bo
 tables rather than growing with the number of moves.
 
 Memory: a worker hands the heap its images freed back to the system when it falls idle (``malloc_trim`` on
-glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory
-fragmented by many different images is returned too. (``max_tasks_per_child`` would do that, but on Python
+glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many
+different images is returned too. (``max_tasks_per_child`` would do that, but on Python
 3.11–3.13 it can stop the pool for good: CPython issue 115634.)
 """
 

@@ -10,7 +10,8 @@ What it does, on a fresh SQLite file in a temporary folder (or ``--db postgresql
    moves a player thinks ``--think`` seconds on average (people read the image before they click);
    ``--think 0`` is a stress test where every channel moves back to back;
 3. times /stats, /leaderboard, /games and /mygames at that size;
-4. keeps moving until ``--rss-moves`` moves were made and reports the process's memory (RSS).
+4. keeps moving until ``--rss-moves`` moves were made and reports the memory (RSS) of the bot and of every
+   process it started (image workers, forkserver), in all and each.
 
 Reported beside their targets (issue #13): move saved p95 ≤ 50 ms and image ready p95 ≤ 300 ms with 50
 channels at once (both from the moment the interaction arrives); each listing ≤ 50 ms at 10,000 games; RSS
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import statistics
@@ -55,6 +57,77 @@ def rss_mb(pid: int | str = "self") -> float:
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def pss_mb(pid: int | str) -> float:
+    """Proportional set size: shared pages (code, libraries, modules the image workers inherit from the
+    forkserver) counted once across the processes that share them."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process started under ``pid``: the image workers, and the forkserver and resource tracker
+    that multiprocessing starts beside them (they hold memory of the bot's too)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def memory_report() -> tuple[float, str]:
+    """The RSS of the bot and of every process it started, in all, and a line saying whose it is."""
+    me = os.getpid()
+    workers = set(rendering.worker_pids())
+    others = [p for p in descendants(me) if p not in workers]
+    bot, work, rest = rss_mb(me), [rss_mb(p) for p in sorted(workers)], sum(rss_mb(p) for p in others)
+    total = bot + sum(work) + rest
+    pss = sum(pss_mb(p) for p in [me, *workers, *others])
+    return total, (f"bot {bot:.0f} + image workers {' + '.join(f'{w:.0f}' for w in work) or '0'} + "
+                   f"forkserver and tracker {rest:.0f} MB; shared pages counted once (PSS): {pss:.0f} MB")
+
+
+def cpu_seconds() -> tuple[float, float]:
+    """CPU time used so far by the bot process, and by the image workers (those still running, and those a
+    recycled pool already ended)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+    tick = os.sysconf("SC_CLK_TCK")
+    live = 0.0
+    for pid in rendering.worker_pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            live += (int(fields[11]) + int(fields[12])) / tick
+        except OSError:
+            pass
+    return me.ru_utime + me.ru_stime, ended.ru_utime + ended.ru_stime + live
+
+
+async def loop_lag(lags: list[float], stop: asyncio.Event, period: float = 0.005) -> None:
+    """How late the event loop wakes a sleeper: the time any ready callback waits for its turn (a move's
+    next step after a query returns, say) while the loop is busy with others."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        t = loop.time()
+        await asyncio.sleep(period)
+        lags.append((loop.time() - t - period) * 1000)
 
 
 def finished_states() -> dict[str, tuple[list[str], str, dict]]:
@@ -149,11 +222,25 @@ async def main_async(args) -> int:
                     await asyncio.sleep(rnd.uniform(0, 2 * args.think))  # a player reads the image, thinks
 
             t = time.perf_counter()
+            lags: list[float] = []
+            stop = asyncio.Event()
+            lag = asyncio.create_task(loop_lag(lags, stop))
+            cpu_bot, cpu_draw = cpu_seconds()
             await asyncio.gather(*(play(w, u, g, args.moves, random.Random(i))
                                    for i, (w, u, g) in enumerate(tables)))
             wall = time.perf_counter() - t
+            stop.set()
+            await lag
+            cpu_bot, cpu_draw = (b - a for a, b in zip((cpu_bot, cpu_draw), cpu_seconds(), strict=True))
+            rate = moves[0] / wall
             print(f"{moves[0]} moves by {args.channels} channels at once in {wall:.1f} s "
                   f"({moves[0] / wall:.0f} moves/s)")
+            per_bot, per_draw = cpu_bot / moves[0] * 1000, cpu_draw / moves[0] * 1000
+            cores = os.cpu_count() or 1
+            print(f"  CPU per move: {per_bot:.1f} ms in the bot (this benchmark's players included) + "
+                  f"{per_draw:.1f} ms drawing = at most {cores * 1000 / (per_bot + per_draw):.0f} moves/s on "
+                  f"{cores} cores; pictures coalesced {rendering.stats['coalesced']}")
+            print(f"  event loop lag               p50 {pct(lags, 50):7.1f} ms   p95 {pct(lags, 95):7.1f} ms")
             ok = True
 
             def line(label, values, target):
@@ -191,13 +278,16 @@ async def main_async(args) -> int:
             while moves[0] < args.rss_moves:
                 await asyncio.gather(*(play(w, u, g, 10, random.Random(moves[0] + i))
                                        for i, (w, u, g) in enumerate(tables)))
-            mb = rss_mb()
-            workers = sum(rss_mb(pid) for pid in rendering.worker_pids())
+            busy, busy_whose = memory_report()
+            print(f"  RSS as the last moves end   {busy:7.0f} MB\n    ({busy_whose})")
+            await asyncio.sleep(rendering.IDLE_TRIM_AFTER + 1.0)    # idle workers hand freed memory back
+            mb, whose = memory_report()
             over = mb > TARGET_RSS_MB
             ok &= not over
-            print(f"  RSS after {moves[0]} moves       {mb:7.0f} MB   target ≤ {TARGET_RSS_MB:g} MB"
-                  + ("   ← over" if over else "") + f"   (+ {workers:.0f} MB in the image workers)")
-            print(json.dumps({"saved_p95": pct(saved, 95), "image_p95": pct(image, 95), "rss_mb": mb}))
+            print(f"  RSS after {moves[0]} moves, all {mb:7.0f} MB   target ≤ {TARGET_RSS_MB:g} MB"
+                  + ("   ← over" if over else "") + f"\n    ({whose})")
+            print(json.dumps({"saved_p95": pct(saved, 95), "image_p95": pct(image, 95), "rss_mb": mb,
+                              "moves_per_s": rate}))
             close = getattr(svc, "close", None)
             if close:
                 await close()
@@ -214,8 +304,14 @@ def main() -> int:
     parser.add_argument("--db", help="an empty postgresql:// database to load instead of a temporary SQLite file")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a player takes between moves (0: every channel moves back to back)")
+    parser.add_argument("--switch-interval", type=float, default=0.0,
+                        help="the bot's interpreter switch interval in ms (default: Python's 5 ms, or what the bot "
+                             "sets); how long a thread with a result waits while the event loop holds the GIL")
+    args = parser.parse_args()
+    if args.switch_interval:
+        sys.setswitchinterval(args.switch_interval / 1000)
     try:
-        return asyncio.run(main_async(parser.parse_args()))
+        return asyncio.run(main_async(args))
     finally:
         rendering.stop()
 

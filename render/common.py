@@ -123,7 +123,12 @@ class Draw(ImageDraw.ImageDraw):
         return _length(font, text, "1" if self.mode in ("1", "P", "I", "F") else "L")
 
 
-@lru_cache(maxsize=8192)
+# ~2 kB a mask. 2,048 masks hold what 50 tables at once use (names, headings, numbers at their offsets): a
+# larger cache hit hardly more often and only held more of each image worker's memory.
+GLYPHS_CACHED = 2048
+
+
+@lru_cache(maxsize=GLYPHS_CACHED)
 def _glyphs(fnt, text: str, mode: str, anchor, fx: float, fy: float):
     return fnt.getmask2(text, mode, anchor=anchor, start=(fx, fy))
 

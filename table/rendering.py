@@ -3,49 +3,127 @@ the event loop's interpreter lock (a move is saved and answered while images are
 thread when no pool was started (tests, the console, scripts).
 
     rendering.start()          # the bot, at start: one worker per core
-    png = await rendering.draw(("wagara", view, names, None))
+    png = await rendering.draw(("wagara", view, names, None), key=("game 7", None), order=12)
     rendering.stop()           # at shutdown
 
 A job is ``(game key, view, names, viewer)``, the arguments of ``render.render_png``: plain data that
 pickles, so a worker needs nothing else. If a worker dies, the pool is started again and the image is drawn
 in a thread meanwhile: an image is never lost to a broken pool.
+
+Under more moves than the cores can draw, images wait here, in the bot, not in the pool: only one job per
+worker (and one spare, so a worker never idles between jobs) is handed to the pool at a time. A job given a
+``key`` (a game and a viewer) that finds an older job of the same key still waiting takes its place: only the
+newest picture of a table is drawn, and every caller waiting for that key gets it. So a busy table's queue
+never holds more than one picture per viewer, and the wait for an image stays bounded by the number of
+tables rather than growing with the number of moves.
+
+Memory: a worker hands the heap its images freed back to the system when it falls idle (``malloc_trim`` on
+glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many
+different images is returned too. (``max_tasks_per_child`` would do that, but on Python
+3.11–3.13 it can stop the pool for good: CPython issue 115634.)
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import logging
 import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from render import render_png
 
 log = logging.getLogger("teahouse.render")
 
+IDLE_TRIM_AFTER = 0.5         # seconds a worker waits for its next job before handing freed memory back
+RECYCLE_AFTER = 2000          # jobs drawn by one pool before a fresh pool replaces it (a few minutes' worth)
+SPARE = 1                     # jobs handed to the pool beyond one per worker
+
 _pool: ProcessPoolExecutor | None = None
 _size = 0
+_given = 0                    # jobs handed to the current pool
+_lock = threading.Lock()      # guards the queue below: draw runs on a loop, completions on the pool's thread
+_queue: OrderedDict[object, _Slot] = OrderedDict()
+_in_pool = 0
+stats = {"drawn": 0, "coalesced": 0, "pools": 0}
+
+
+class _Slot:
+    """A job waiting to be drawn and the callers waiting for its picture (several once jobs coalesced)."""
+
+    __slots__ = ("job", "order", "waiters")
+
+    def __init__(self, job: tuple, order: int) -> None:
+        self.job, self.order = job, order
+        self.waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = []
+
+
+def _trimmer():
+    """glibc's malloc_trim, which hands freed heap pages back to the system (free() keeps them for later);
+    None elsewhere (musl, macOS), where there is nothing to call."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+_trim = None
+_started = 0                  # jobs begun by this worker
 
 
 def _warm() -> None:
     """Load fonts and game data once per worker, so its first image is as fast as the rest; and yield the
     processor to the bot itself, so saving and answering a move never waits behind drawing."""
+    global _trim
     import render  # noqa: F401
 
+    _trim = _trimmer()
     if hasattr(os, "nice"):
         os.nice(5)
 
 
+def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None) -> bytes | None:
+    """render_png, then, once the worker has been idle a moment, give back the memory images took: a canvas,
+    masks and copies (several MB) are freed after each image, but glibc keeps their pages, so a worker would
+    hold the most any image ever needed. Not after every image: trimming costs ~2 ms, and while jobs follow
+    one another the next image needs those pages again."""
+    global _started
+    _started += 1
+    try:
+        return render_png(key, view, names, viewer)
+    finally:
+        if _trim is not None:
+            timer = threading.Timer(IDLE_TRIM_AFTER, _trim_when_idle, (_started,))
+            timer.daemon = True
+            timer.start()
+
+
+def _trim_when_idle(started: int) -> None:
+    if started == _started and _trim is not None:     # no job began since: the worker is idle
+        _trim(0)
+
+
 def start(processes: int | None = None) -> None:
-    global _pool, _size
+    global _pool, _size, _given
     if _pool is not None:
         return
     _size = processes or os.cpu_count() or 1
     method = "forkserver" if sys.platform.startswith("linux") else "spawn"   # never fork a running event loop
     _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context(method),
                                 initializer=_warm)
+    _given = 0
+    stats["pools"] += 1
 
 
 def stop() -> None:
@@ -53,6 +131,12 @@ def stop() -> None:
     if _pool is not None:
         pool, _pool = _pool, None
         pool.shutdown(wait=True, cancel_futures=True)
+    with _lock:
+        waiting = list(_queue.values())
+        _queue.clear()
+    for slot in waiting:
+        for loop, fut in slot.waiters:
+            _tell(loop, _settle, fut, None, asyncio.CancelledError())
 
 
 def worker_pids() -> list[int]:
@@ -65,17 +149,123 @@ def running() -> bool:
     return _pool is not None
 
 
-async def draw(job: tuple) -> bytes | None:
-    """The PNG for a job, drawn in the pool (or a thread without one)."""
-    global _pool
-    pool = _pool
-    if pool is not None:
+def waiting() -> int:
+    """Jobs waiting in the bot for a worker (for measurements)."""
+    return len(_queue)
+
+
+async def draw(job: tuple, key: object = None, order: int = 0) -> bytes | None:
+    """The PNG for a job, drawn in the pool (or a thread without one). ``key`` names what the picture shows
+    (a game and a viewer) and ``order`` how recent it is (the game's version): a newer job of the same key
+    replaces one still waiting, and both callers get the newer picture."""
+    if _pool is None:
+        return await asyncio.to_thread(render_png, *job)
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+    with _lock:
+        slot = _queue.get(key) if key is not None else None
+        if slot is None:
+            slot = _queue[key if key is not None else object()] = _Slot(job, order)
+        else:
+            stats["coalesced"] += 1
+            if order >= slot.order:        # keep the newest; it keeps the older job's place in the queue
+                slot.job, slot.order = job, order
+        slot.waiters.append((loop, fut))
+    _pump()
+    return await fut
+
+
+def _pump() -> None:
+    """Hand waiting jobs to the pool while it has a free worker (or a spare place)."""
+    global _in_pool, _given, _pool
+    while True:
+        with _lock:
+            pool = _pool
+            if pool is None or not _queue or _in_pool >= _size + SPARE:
+                return
+            key, slot = _queue.popitem(last=False)
+            _in_pool += 1
+            _given += 1
+            recycle = _given >= RECYCLE_AFTER
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, render_png, *job)
-        except BrokenProcessPool:
-            log.warning("an image worker died; starting the pool again")
-            if _pool is pool:
-                _pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
-                start(_size)
-    return await asyncio.to_thread(render_png, *job)
+            future = pool.submit(_draw_in_worker, *slot.job)
+        except RuntimeError:          # the pool was replaced (recycled) or stopped meanwhile
+            with _lock:
+                if _pool is not None and _pool is not pool and key not in _queue:
+                    _in_pool -= 1
+                    _queue[key] = slot                       # first in line for the new pool
+                    _queue.move_to_end(key, last=False)
+                    continue
+            future = Future()
+            future.set_exception(BrokenProcessPool("the image pool was stopped"))
+        except BrokenProcessPool as e:
+            future = Future()
+            future.set_exception(e)
+        future.add_done_callback(lambda f, slot=slot, pool=pool: _finished(f, slot, pool))
+        if recycle:
+            _recycle(pool)
+
+
+def _recycle(pool: ProcessPoolExecutor) -> None:
+    """A fresh pool for the next jobs; the old one draws what it was given, then its workers exit."""
+    global _pool
+    with _lock:
+        if _pool is not pool:
+            return
+        _pool = None
+    start(_size)
+    pool.shutdown(wait=False)
+
+
+def _finished(future: Future, slot: _Slot, pool: ProcessPoolExecutor) -> None:
+    """On the pool's thread: the job is done; give its picture to its callers and the next job to the pool."""
+    global _in_pool
+    with _lock:
+        _in_pool -= 1
+        stats["drawn"] += 1
+    error = future.exception() if not future.cancelled() else asyncio.CancelledError()
+    if isinstance(error, BrokenProcessPool):
+        log.warning("an image worker died; starting the pool again")
+        _restart(pool)
+        for loop, fut in slot.waiters:      # this picture is drawn in a thread, as without a pool
+            _tell(loop, _redraw, fut, slot.job)
+    else:
+        data = None if error is not None else future.result()
+        for loop, fut in slot.waiters:
+            _tell(loop, _settle, fut, data, error)
+    _pump()
+
+
+def _restart(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _lock:
+        if _pool is not pool:
+            return
+        _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+    start(_size)
+
+
+def _tell(loop: asyncio.AbstractEventLoop, callback, *args) -> None:
+    """Run ``callback`` on the caller's loop, unless that loop has ended (the caller is gone)."""
+    try:
+        loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:
+        pass
+
+
+def _settle(fut: asyncio.Future, data, error) -> None:
+    if fut.done():                       # the caller gave up waiting (cancelled)
+        return
+    if error is not None:
+        fut.set_exception(error)
+    else:
+        fut.set_result(data)
+
+
+def _redraw(fut: asyncio.Future, job: tuple) -> None:
+    if fut.done():
+        return
+    task = asyncio.ensure_future(asyncio.to_thread(render_png, *job))
+    task.add_done_callback(lambda t: fut.cancel() if t.cancelled()
+                           else _settle(fut, None if t.exception() else t.result(), t.exception()))

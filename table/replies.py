@@ -32,6 +32,8 @@ class Picture:
     data: bytes | None = None
     make: Callable[[], bytes | None] | None = field(default=None, repr=False)
     job: tuple | None = field(default=None, repr=False)   # (game key, view, names, viewer): drawn by table.rendering
+    key: tuple | None = field(default=None, repr=False)   # (game id, viewer): a newer job of the same key
+    order: int = 0                                        # (a higher order, the version) supersedes a waiting one
     alt: str = ""       # the picture in words, for screen readers (Discord's attachment description), #16
 
 
@@ -161,7 +163,7 @@ class Reply:
 
         for pic in self.pictures():
             if pic.data is None and pic.job is not None:
-                pic.data = await rendering.draw(pic.job)
+                pic.data = await rendering.draw(pic.job, pic.key, pic.order)
             elif pic.data is None and pic.make is not None:
                 pic.data = await asyncio.to_thread(pic.make)
         if self.image is not None and self.image.data is None:

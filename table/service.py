@@ -159,7 +159,8 @@ class TableService:
         with i18n.speaking(locale):           # its description in words too
             alt = self.alt_text(row, game, view if viewer is None else game.view(state, None))
         return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png",
-                       job=(row.game, view, names, viewer, locale), alt=alt)
+                       job=(row.game, view, names, viewer, locale), key=(row.id, viewer, locale),
+                       order=row.version, alt=alt)
 
     @staticmethod
     def alt_text(row: GameRow, game: Game, public_view: dict) -> str:

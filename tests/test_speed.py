@@ -238,3 +238,97 @@ def test_replays_shrink_to_fit_the_attachment_limit_or_are_refused():
     smaller = gif_within(frames, len(full) // 3)
     assert full and smaller and len(smaller) <= len(full) // 3
     assert gif_within(frames, 1000) is None
+
+
+# ----- the image queue: coalescing, bounded caches, memory handed back, fresh pools -------------------------
+def _wassamasaw_jobs(count: int) -> list[tuple]:
+    """Views of one game after 1, 2, … moves: what the table looks like as it moves on."""
+    game = GAMES["wassamasaw"]
+    state, rnd, jobs = game.new(["a", "b"], 3), random.Random(3), []
+    while len(jobs) < count:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
+        jobs.append(("wassamasaw", game.view(state, None), {"a": "Ann", "b": "Bo"}, None))
+    return jobs
+
+
+async def test_a_newer_picture_of_a_table_replaces_one_still_waiting(monkeypatch):
+    from render import render_png
+
+    jobs = _wassamasaw_jobs(4)
+    rendering.start(1)
+    try:
+        assert rendering._in_pool == 0                   # earlier pools (a dead worker, a stop) left no count
+        monkeypatch.setattr(rendering, "SPARE", -1)      # the pool takes nothing: every job waits in the queue
+        coalesced = rendering.stats["coalesced"]
+        same = [asyncio.create_task(rendering.draw(jobs[v], key=(7, None), order=v)) for v in (0, 2, 1)]
+        other = asyncio.create_task(rendering.draw(jobs[3], key=(8, None), order=3))
+        await asyncio.sleep(0)
+        assert rendering.waiting() == 2                  # one per table, however many moves
+        monkeypatch.setattr(rendering, "SPARE", 1)
+        rendering._pump()
+        pictures = await asyncio.gather(*same)
+        # every caller of table 7 gets its newest picture, even though order 1 arrived after order 2
+        assert pictures == [render_png(*jobs[2])] * 3
+        assert await other == render_png(*jobs[3])
+        assert rendering.stats["coalesced"] - coalesced == 2 and rendering.waiting() == 0
+    finally:
+        rendering.stop()
+
+
+async def test_pictures_without_a_key_are_all_drawn_in_turn(monkeypatch):
+    from render import render_png
+
+    jobs = _wassamasaw_jobs(3)
+    rendering.start(1)
+    try:
+        pictures = await asyncio.gather(*(rendering.draw(job) for job in jobs))
+        assert pictures == [render_png(*job) for job in jobs]
+    finally:
+        rendering.stop()
+
+
+async def test_the_pool_is_replaced_by_a_fresh_one_after_many_jobs(monkeypatch):
+    from render import render_png
+
+    jobs = _wassamasaw_jobs(5)
+    monkeypatch.setattr(rendering, "RECYCLE_AFTER", 2)
+    rendering.start(1)
+    try:
+        pools = rendering.stats["pools"]
+        seen = set()
+        for job in jobs:
+            assert await rendering.draw(job) == render_png(*job)
+            seen.update(rendering.worker_pids())
+        assert rendering.stats["pools"] - pools == 2          # after jobs 2 and 4
+        assert len(seen) >= 2 and os.getpid() not in seen    # new worker processes, and the images went on
+    finally:
+        rendering.stop()
+
+
+def test_a_worker_hands_freed_memory_back_once_idle(monkeypatch):
+    import threading
+
+    from render import render_png
+
+    trimmed = threading.Event()
+    calls = []
+    monkeypatch.setattr(rendering, "_trim", lambda pad: (calls.append(pad), trimmed.set()))
+    monkeypatch.setattr(rendering, "IDLE_TRIM_AFTER", 0.01)
+    job = _wassamasaw_jobs(1)[0]
+    assert rendering._draw_in_worker(*job) == render_png(*job)
+    assert trimmed.wait(10) and calls == [0]
+    rendering._trim_when_idle(rendering._started - 1)      # a job began since that one: still busy, no trim
+    assert calls == [0]
+    if os.path.exists("/lib/x86_64-linux-gnu/libc.so.6") or os.path.exists("/lib/aarch64-linux-gnu/libc.so.6"):
+        assert rendering._trimmer() is not None           # glibc: malloc_trim is found
+
+
+def test_the_glyph_cache_is_bounded():
+    from render.common import GLYPHS_CACHED, _glyphs, canvas, font
+
+    _, draw = canvas(200, 40)
+    for i in range(GLYPHS_CACHED + 100):
+        draw.text((0, 0), f"label {i}", fill=(0, 0, 0), font=font(18))
+    info = _glyphs.cache_info()
+    assert info.maxsize == GLYPHS_CACHED and info.currsize == GLYPHS_CACHED

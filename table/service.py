@@ -133,7 +133,7 @@ class TableService:
     def said(self, text: str, row: GameRow) -> str:
         """An engine's English line (a log line, a waiting message) as shown: translated, then named. In that
         order: the templates match the engine's seat ids, and a name must never be taken for a word."""
-        with i18n.playing(row.game):
+        with i18n.playing(getattr(row, "game", None)):
             return self.names_in(i18n.line(text), row)
 
     @staticmethod

@@ -16,7 +16,7 @@ from PIL import Image
 
 import i18n
 from engine.hexgrid import to_pixel
-from i18n import W_, _, ngettext
+from i18n import W_, _, ngettext, pgettext
 
 from . import register
 from .common import (
@@ -397,7 +397,8 @@ def banner_text(view, names) -> tuple[str, tuple]:
     if phase == "move" and move:
         doing = ngettext("move — rolled {value}, {n} step left", "move — rolled {value}, {n} steps left",
                          move["left"], value=move["value"])
-    return _("{name}: {doing}", name=short(names, actor), doing=doing), colours.get(actor, INK)
+    # (a context: a bare "{name}: {doing}" would be a pattern matching every "a: b" line i18n.line reads)
+    return pgettext("banner", "{name}: {doing}", name=short(names, actor), doing=doing), colours.get(actor, INK)
 
 
 def draw_players(draw, view, names, colours, top, viewer) -> int:
@@ -515,8 +516,8 @@ def draw_status(draw, view, names, top) -> int:
                  petitioner=short(names, pet["petitioner"]), amount=pet["amount"], target=short(names, pet["target"]),
                  voted=voted)
         if pet.get("my_vote"):
-            mine = _("You voted yes.") if pet["my_vote"] == "yes" else _("You voted no.")
-            line = _("{line} {mine}", line=line, mine=mine)
+            line = (pgettext("petition", "{line} You voted yes.", line=line) if pet["my_vote"] == "yes"
+                    else pgettext("petition", "{line} You voted no.", line=line))
         for i, ln in enumerate(wrap(draw, line, WIDTH - 2 * MARGIN, font(20, bold=True))[:2]):
             draw.text((MARGIN, top + i * 26), ln, font=font(20, bold=True), fill=INK)
         top += 58

@@ -122,6 +122,8 @@ ACTION_FORMS = (N_("place {space}"), N_("lucky {number}"), N_("wish {number}"), 
                 N_("vote no"))
 # Counted things in the log: one template each for one and for many.
 PLURALS = {"gem": (N_("{n} gem"), N_("{n} gems")), "die": (N_("{n} die"), N_("{n} dice"))}
+# engine.core.summary_text ends the last line with a full stop: the alt text reads "Naughty!." (kept as it is).
+SUMMARY_ENDINGS = (N_("Naughty!."), N_("Karma!."))
 # A vote tally, "a yes, b no, c yes", read one vote at a time.
 TALLY = (N_("{seat} yes"), N_("{seat} no"), N_("{seat} yes, {rest}"), N_("{seat} no, {rest}"))
 

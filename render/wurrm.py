@@ -587,9 +587,11 @@ def draw_variants(draw, view, top) -> int:
         on.insert(0, _("random board"))
     if not on:
         return top
-    draw.text((MARGIN, top), _("Variants: {variants}", variants=", ".join(on)), font=font(19, bold=True),
-              fill=MUTED)
-    return top + 28
+    # wrapped: with every variant on, the line is wider than the image (in English too)
+    lines = wrap(draw, _("Variants: {variants}", variants=", ".join(on)), WIDTH - 2 * MARGIN, font(19, bold=True))
+    for i, line in enumerate(lines):
+        draw.text((MARGIN, top + i * 26), line, font=font(19, bold=True), fill=MUTED)
+    return top + 26 * (len(lines) - 1) + 28
 
 
 def draw_legend(draw, top, view=None) -> int:

@@ -7,6 +7,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
+from i18n import N_
+
 from . import ui
 from .common import after, clean, command, suggest
 from .common import legal as legal_of
@@ -14,17 +17,25 @@ from .common import legal as legal_of
 
 def label(action: str, table: dict) -> str:
     """The rolling panel reads better with the dice's faces: "toggle 3" becomes "die 3: 5 ↻" (marked to
-    reroll) or "die 3: 2 ✓" (kept); directions get arrows."""
+    reroll) or "die 3: 2 ✓" (kept); directions get arrows. In the current language (the engine's action
+    forms are marked templates); the action sent stays canonical."""
+    with i18n.playing("wurrm"):
+        return i18n.line(_english_label(action, table))
+
+
+def _english_label(action: str, table: dict) -> str:
     words = action.split()
     dice = table.get("dice") or {}
     if words[0] == "toggle" and dice.get("faces"):
         k = int(words[1])
         face, marked = dice["faces"][k - 1], dice["marked"][k - 1]
-        return f"die {k}: {face} {'↻ reroll' if marked else '✓ keep'}"
+        text = N_("die {k}: {face} ↻ reroll") if marked else N_("die {k}: {face} ✓ keep")
+        return text.format(k=k, face=face)
     if words[0] in ("move", "bump") and words[1] in ARROWS:
-        return f"{words[0]} {ARROWS[words[1]]} {words[1]}"
+        text = N_("move {arrow} {direction}") if words[0] == "move" else N_("bump {arrow} {direction}")
+        return text.format(arrow=ARROWS[words[1]], direction=words[1])
     if action == "pay reroll":
-        return "pay 1 gem: reroll"
+        return N_("pay 1 gem: reroll")
     return action
 
 

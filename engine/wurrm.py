@@ -84,6 +84,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from i18n import N_, W_
+
 from . import register
 from .core import Game, IllegalAction, State, read_number
 from .hexgrid import DIRECTIONS, neighbours
@@ -108,6 +110,22 @@ STEP = dict(zip(DIRECTION_NAMES, DIRECTIONS, strict=True))
 DIRECTION_ORDER = ("nw", "ne", "w", "e", "sw", "se")
 
 VARIANTS = ("bumpers", "bribery", "reverse", "petition", "lucky")
+
+# Game words a refusal or a line carries as a parameter, translated where they are shown (i18n.word).
+GAME_WORDS = (W_("A bribe"), W_("The amount"), W_("Your lucky number"), W_("A wish"), W_("A die"))
+# What a player reads for an action (a button, a suggestion): the canonical text through these templates.
+# The action itself stays as written (players type it; the engine parses it).
+ACTION_FORMS = (N_("place {space}"), N_("lucky {number}"), N_("wish {number}"), N_("toggle {die}"),
+                N_("reroll"), N_("pay reroll"), N_("stop"), N_("move {direction}"), N_("move {path}"),
+                N_("bump {direction}"), N_("attack {player}"), N_("bribe {number}"), N_("no bribe"),
+                N_("accept"), N_("refuse"), N_("petition {player}"), N_("ask {number}"), N_("vote yes"),
+                N_("vote no"))
+# Counted things in the log: one template each for one and for many.
+PLURALS = {"gem": (N_("{n} gem"), N_("{n} gems")), "die": (N_("{n} die"), N_("{n} dice"))}
+# engine.core.summary_text ends the last line with a full stop: the alt text reads "Naughty!." (kept as it is).
+SUMMARY_ENDINGS = (N_("Naughty!."), N_("Karma!."))
+# A vote tally, "a yes, b no, c yes", read one vote at a time.
+TALLY = (N_("{seat} yes"), N_("{seat} no"), N_("{seat} yes, {rest}"), N_("{seat} no, {rest}"))
 
 
 # ----- the board -------------------------------------------------------------------------------------------
@@ -410,7 +428,7 @@ def parse_int(word: str, lo: int, hi: int, what: str) -> int:
     """A number from lo to hi typed with ASCII digits (read_number: '³' or '١' is no number here)."""
     n = read_number(word)
     if n is None or not lo <= n <= hi:
-        raise IllegalAction(f"{what} must be a number from {lo} to {hi}.")
+        raise IllegalAction("{what} must be a number from {lo} to {hi}.", what=what, lo=lo, hi=hi)
     return n
 
 
@@ -448,7 +466,7 @@ class Wurrm(Game):
             turns={s: 0 for s in seats},
             winner=None,
             reason=None,
-            last={"seat": None, "action": None, "text": "The avatars wait at the Start tile.", "spaces": []},
+            last={"seat": None, "action": None, "text": N_("The avatars wait at the Start tile."), "spaces": []},
         )
 
     # ----- who acts, and what they may do -----------------------------------------------------------------
@@ -461,8 +479,8 @@ class Wurrm(Game):
 
     def waiting_message(self, state: State, seat: str) -> str:
         if state["phase"] == "vote" and seat in state["petition"]["votes"]:
-            return "You have already voted; waiting for the others."
-        return "It is not your turn."
+            return N_("You have already voted; waiting for the others.")
+        return N_("It is not your turn.")
 
     def bot_actions(self, state: State, seat: str) -> list[str]:
         """A beginner's play (choosing blindly among all actions rarely reaches a Sleep space: most wishes
@@ -596,21 +614,25 @@ class Wurrm(Game):
 
     def _expect(self, words: list[str], *forms: str) -> None:
         if not words or words[0] not in {f.split()[0] for f in forms}:
-            raise IllegalAction("Now: " + ", ".join(forms) + ".")
+            raise IllegalAction("Now: {forms}.", forms=", ".join(forms))
 
     # placing ---------------------------------------------------------------------------------------------
     def _play_place(self, state, seat, words):
         self._expect(words, "place SPACE")
         if len(words) != 2 or f"place {words[1]}" not in self._legal_place(state, seat):
-            raise IllegalAction("Place your avatar on a free Start space, e.g. " + self._legal_place(state, seat)[0]
-                                + ".")
+            raise IllegalAction("Place your avatar on a free Start space, e.g. {example}.",
+                                example=self._legal_place(state, seat)[0])
         sid = words[1]
         state["positions"][seat] = sid
         bonus = seat_bonus(state["order"].index(seat))
         took = transfer(state, None, seat, board_of(state).spaces[sid]["gems"] + bonus)
-        extra = f" ({plural(bonus, 'gem')} for playing later)" if bonus else ""
-        self._record(state, seat, f"place {sid}", f"{seat} starts on {sid} and takes {plural(took, 'gem')}{extra}.",
-                     [sid])
+        if bonus:
+            text = N_("{seat} starts on {space} and takes {gems} ({bonus} for playing later).").format(
+                seat=seat, space=sid, gems=plural(took, "gem"), bonus=plural(bonus, "gem"))
+        else:
+            text = N_("{seat} starts on {space} and takes {gems}.").format(seat=seat, space=sid,
+                                                                         gems=plural(took, "gem"))
+        self._record(state, seat, f"place {sid}", text, [sid])
         unplaced = [s for s in reversed(state["order"]) if state["positions"][s] is None]
         if unplaced:
             state["actor"] = unplaced[0]
@@ -638,8 +660,8 @@ class Wurrm(Game):
         state["lucky"][seat] = n
         state["turns"][seat] += 1
         self._start_roll(state, seat, "move")
-        self._record(state, seat, f"lucky {n}",
-                     f"{seat} picks lucky number {n} and rolls {faces_text(state['roll']['faces'])}.")
+        self._record(state, seat, f"lucky {n}", N_("{seat} picks lucky number {n} and rolls {faces}.").format(
+            seat=seat, n=n, faces=faces_text(state["roll"]["faces"])))
 
     def _play_wish(self, state, seat, words):
         self._expect(words, "wish 1-6")
@@ -651,7 +673,8 @@ class Wurrm(Game):
         roll["marked"] = [f != n for f in roll["faces"]]
         state["phase"] = "reroll"
         have = sum(1 for f in roll["faces"] if f == n)
-        self._record(state, seat, f"wish {n}", f"{seat} wishes for {n} ({have} of {n} showing).")
+        self._record(state, seat, f"wish {n}", N_("{seat} wishes for {n} ({have} of {n} showing).").format(
+            seat=seat, n=n, have=have))
 
     def _play_reroll(self, state, seat, words):
         roll = state["roll"]
@@ -659,8 +682,8 @@ class Wurrm(Game):
         if len(words) == 2 and words[0] == "toggle":
             k = parse_int(words[1], 1, DICE, "A die")
             roll["marked"][k - 1] = not roll["marked"][k - 1]
-            verb = "marks" if roll["marked"][k - 1] else "keeps"
-            self._record(state, seat, f"toggle {k}", f"{seat} {verb} die {k}.")
+            text = N_("{seat} marks die {k}.") if roll["marked"][k - 1] else N_("{seat} keeps die {k}.")
+            self._record(state, seat, f"toggle {k}", text.format(seat=seat, k=k))
             return
         if action in ("reroll", "pay reroll"):
             if not any(roll["marked"]):
@@ -681,9 +704,10 @@ class Wurrm(Game):
             for k in dice:
                 roll["faces"][k] = roll_die(rng, roll["lucky"])
             roll["marked"] = [f != roll["wish"] for f in roll["faces"]]
-            paid = " for a gem" if action == "pay reroll" else ""
-            self._record(state, seat, action, f"{seat} rerolls {plural(len(dice), 'die', 'dice')}{paid}: "
-                         f"{faces_text(roll['faces'])}.")
+            text = N_("{seat} rerolls {dice} for a gem: {faces}.") if action == "pay reroll" else \
+                N_("{seat} rerolls {dice}: {faces}.")
+            self._record(state, seat, action, text.format(seat=seat, dice=plural(len(dice), "die", "dice"),
+                                                          faces=faces_text(roll["faces"])))
             return
         if action == "stop":
             self._finish_roll(state, seat)
@@ -697,8 +721,9 @@ class Wurrm(Game):
         state["roll"] = None
         came = "comes true" if value and roll_value_raw(roll) else "fails"
         if roll["purpose"] == "move":
-            text = f"{seat} stops: wish {roll['wish']} {came}, value {value}."
-            self._record(state, seat, "stop", text)
+            text = N_("{seat} stops: wish {wish} comes true, value {value}.") if came == "comes true" else \
+                N_("{seat} stops: wish {wish} fails, value {value}.")
+            self._record(state, seat, "stop", text.format(seat=seat, wish=roll["wish"], value=value))
             self._start_move(state, seat, value)
         else:
             self._resolve_attack(state, seat, roll["target"], value, came)
@@ -712,14 +737,16 @@ class Wurrm(Game):
         state["phase"], state["actor"] = "move", seat
         if not self.steps(state, seat):
             # Decided: a move that cannot take its first step lands nowhere (the avatar never left).
-            state["last"]["text"] += f" {seat} has no way to move."
+            state["last"]["text"] += " " + N_("{seat} has no way to move.").format(seat=seat)
             self._end_turn(state)
 
     def _play_move(self, state, seat, words):
         self._expect(words, "move DIRECTION")
         options = self.steps(state, seat)
         if len(words) != 2 or words[1] not in options:
-            raise IllegalAction("You can move " + ", ".join(options) + "." if options else "No step is possible.")
+            if options:
+                raise IllegalAction("You can move {directions}.", directions=", ".join(options))
+            raise IllegalAction("No step is possible.")
         d = words[1]
         board = board_of(state)
         here = state["positions"][seat]
@@ -729,16 +756,17 @@ class Wurrm(Game):
         mv = state["move"]
         mv["visited"].append(there)
         mv["left"] -= 1
-        notes = [f"pays {plural(paid, 'gem')} at a {kind} border"] if paid else []
+        notes = [BORDER_NOTES[kind].format(gems=plural(paid, "gem"))] if paid else []
         notes += self._touch(state, seat, there, moving=True)
-        text = f"{seat} moves {d} to {there}" + ("; " + ", ".join(notes) if notes else "") + "."
+        text = MOVE_LINES[len(notes)].format(seat=seat, direction=d, space=there, notes=", ".join(notes),
+                                             paid=notes[0] if notes else "", note=notes[-1] if notes else "")
         self._record(state, seat, f"move {d}", text, mv["visited"])
         if over(state):
             return
         if mv["left"] > 0 and board.spaces[there]["type"] != "end" and self.steps(state, seat):
             return
         if mv["left"] > 0 and board.spaces[there]["type"] != "end":
-            state["last"]["text"] += f" No step remains: {seat} stops."
+            state["last"]["text"] += " " + N_("No step remains: {seat} stops.").format(seat=seat)
         self._land(state, seat)
 
     def _touch(self, state, seat, sid, moving: bool) -> list[str]:
@@ -747,15 +775,15 @@ class Wurrm(Game):
         notes = []
         if kind == "gem":
             got = transfer(state, None, seat, 2 if option(state, "bribery") else 1)
-            notes.append(f"takes {plural(got, 'gem')}" if got else "finds the bank empty")
+            notes.append(N_("takes {gems}").format(gems=plural(got, "gem")) if got else N_("finds the bank empty"))
         elif kind == "sleep":
             win(state, seat, "sleep")
-            notes.append("falls asleep — good night")
+            notes.append(N_("falls asleep — good night"))
         elif kind == "end" and moving:
-            notes.append("must end the turn here")
+            notes.append(N_("must end the turn here"))
         elif kind == "attack" and option(state, "reverse"):
             state["order"].reverse()
-            notes.append("reverses the turn order")
+            notes.append(N_("reverses the turn order"))
         return notes
 
     def _land(self, state, seat):
@@ -772,7 +800,7 @@ class Wurrm(Game):
         """Skip occupants that cannot be pushed anywhere (they stay), then ask the mover or move on."""
         while state["bumping"] and not self.bump_steps(state, state["bumping"][0]):
             stuck = state["bumping"].pop(0)
-            state["last"]["text"] += f" {stuck} cannot be bumped anywhere and stays."
+            state["last"]["text"] += " " + N_("{seat} cannot be bumped anywhere and stays.").format(seat=stuck)
         if state["bumping"]:
             state["phase"], state["actor"] = "bump", state["turn"]
         else:
@@ -783,7 +811,7 @@ class Wurrm(Game):
         victim = state["bumping"][0]
         options = self.bump_steps(state, victim)
         if len(words) != 2 or words[1] not in options:
-            raise IllegalAction(f"You can bump {victim} " + ", ".join(options) + ".")
+            raise IllegalAction("You can bump {seat} {directions}.", seat=victim, directions=", ".join(options))
         d = words[1]
         here = state["positions"][victim]
         there, kind = board_of(state).links[here][d]
@@ -791,10 +819,11 @@ class Wurrm(Game):
         state["positions"][victim] = there
         state["bumped"].append(victim)
         state["bumping"].pop(0)
-        notes = [f"pays {plural(paid, 'gem')} at a {kind} border"] if paid else []
+        notes = [BORDER_NOTES[kind].format(gems=plural(paid, "gem"))] if paid else []
         notes += self._touch(state, victim, there, moving=False)
-        self._record(state, seat, f"bump {d}", f"{seat} bumps {victim} {d} to {there}"
-                     + ("; " + victim + " " + ", ".join(notes) if notes else "") + ".", [here, there])
+        text = BUMP_LINES[len(notes)].format(seat=seat, victim=victim, direction=d, space=there,
+                                             paid=notes[0] if notes else "", note=notes[-1] if notes else "")
+        self._record(state, seat, f"bump {d}", text, [here, there])
         if over(state):
             return
         if board_of(state).spaces[there]["type"] == "attack":
@@ -816,7 +845,7 @@ class Wurrm(Game):
                                          "result": None}
                     state["phase"], state["actor"] = "petition", seat
                     return
-                state["last"]["text"] += f" Nobody else has gems: {seat} cannot petition."
+                state["last"]["text"] += " " + N_("Nobody else has gems: {seat} cannot petition.").format(seat=seat)
                 continue
             state["attack"] = {"attacker": seat, "target": None, "offer": None}
             state["phase"], state["actor"] = "target", seat
@@ -826,24 +855,26 @@ class Wurrm(Game):
     def _play_target(self, state, seat, words):
         self._expect(words, "attack PLAYER")
         if len(words) != 2 or words[1] not in state["seats"] or words[1] == seat:
-            raise IllegalAction("Choose another player to rob: " + ", ".join(self._legal_target(state, seat)) + ".")
+            raise IllegalAction("Choose another player to rob: {players}.",
+                                players=", ".join(self._legal_target(state, seat)))
         target = words[1]
         state["attack"]["target"] = target
         if option(state, "bribery") and state["gems"][target] > 0:
             state["phase"], state["actor"] = "bribe", target
-            self._record(state, seat, f"attack {target}", f"{seat} attacks {target}, who may offer a bribe.")
+            self._record(state, seat, f"attack {target}", N_("{seat} attacks {target}, who may offer a bribe.").format(
+                seat=seat, target=target))
             return
         self._start_roll(state, seat, "attack", target)
-        self._record(state, seat, f"attack {target}",
-                     f"{seat} attacks {target} and rolls {faces_text(state['roll']['faces'])}.")
+        self._record(state, seat, f"attack {target}", N_("{seat} attacks {target} and rolls {faces}.").format(
+            seat=seat, target=target, faces=faces_text(state["roll"]["faces"])))
 
     def _play_bribe(self, state, seat, words):
         action = " ".join(words)
         attacker = state["attack"]["attacker"]
         if action == "no bribe":
             self._start_roll(state, attacker, "attack", seat)
-            self._record(state, seat, action, f"{seat} offers no bribe; {attacker} rolls "
-                         f"{faces_text(state['roll']['faces'])}.")
+            self._record(state, seat, action, N_("{seat} offers no bribe; {attacker} rolls {faces}.").format(
+                seat=seat, attacker=attacker, faces=faces_text(state["roll"]["faces"])))
             return
         if len(words) != 2 or words[0] != "bribe":
             raise IllegalAction("Offer a bribe (bribe N, up to all your gems) or say 'no bribe'.")
@@ -852,15 +883,16 @@ class Wurrm(Game):
             raise IllegalAction("You cannot offer more gems than you hold.")
         state["attack"]["offer"] = n
         state["phase"], state["actor"] = "answer", attacker
-        self._record(state, seat, f"bribe {n}", f"{seat} offers {attacker} {plural(n, 'gem')} not to attack.")
+        self._record(state, seat, f"bribe {n}", N_("{seat} offers {attacker} {gems} not to attack.").format(
+            seat=seat, attacker=attacker, gems=plural(n, "gem")))
 
     def _play_answer(self, state, seat, words):
         self._expect(words, "accept", "refuse")
         target, offer = state["attack"]["target"], state["attack"]["offer"]
         if words == ["accept"]:
             got = transfer(state, target, seat, offer)
-            self._record(state, seat, "accept", f"{seat} accepts {plural(got, 'gem')} from {target} "
-                         "and leaves them alone.")
+            self._record(state, seat, "accept", N_("{seat} accepts {gems} from {target} and leaves them alone.").format(
+                seat=seat, gems=plural(got, "gem"), target=target))
             state["attack"] = None
             if not over(state):
                 self._next_effect(state)
@@ -868,17 +900,20 @@ class Wurrm(Game):
         if words != ["refuse"]:
             raise IllegalAction("Say 'accept' or 'refuse'.")
         self._start_roll(state, seat, "attack", target)
-        self._record(state, seat, "refuse", f"{seat} refuses the bribe and rolls "
-                     f"{faces_text(state['roll']['faces'])}.")
+        self._record(state, seat, "refuse", N_("{seat} refuses the bribe and rolls {faces}.").format(
+            seat=seat, faces=faces_text(state["roll"]["faces"])))
 
     def _resolve_attack(self, state, seat, target, value, came):
         """Z6: success robs the value (up to what the target holds); failure gives all your gems away."""
         if value > 0:
             got = transfer(state, target, seat, value)
-            text = f"{seat} stops: wish {came}, robbing {plural(got, 'gem')} from {target}. Naughty!"
+            text = (N_("{seat} stops: wish comes true, robbing {gems} from {target}.") if came == "comes true" else
+                    N_("{seat} stops: wish fails, robbing {gems} from {target}.")).format(
+                seat=seat, gems=plural(got, "gem"), target=target) + " " + N_("Naughty!")
         else:
             got = transfer(state, seat, target, state["gems"][seat])
-            text = f"{seat} stops: wish fails, giving all {plural(got, 'gem')} to {target}. Karma!"
+            text = N_("{seat} stops: wish fails, giving all {gems} to {target}.").format(
+                seat=seat, gems=plural(got, "gem"), target=target) + " " + N_("Karma!")
         self._record(state, seat, "stop", text)
         state["attack"] = None
         if not over(state):
@@ -888,10 +923,11 @@ class Wurrm(Game):
         self._expect(words, "petition PLAYER")
         targets = self.petition_targets(state, seat)
         if len(words) != 2 or words[1] not in targets:
-            raise IllegalAction("Petition against a player who holds gems: " + ", ".join(targets) + ".")
+            raise IllegalAction("Petition against a player who holds gems: {players}.", players=", ".join(targets))
         state["petition"]["target"] = words[1]
         state["phase"] = "ask"
-        self._record(state, seat, f"petition {words[1]}", f"{seat} petitions against {words[1]}.")
+        self._record(state, seat, f"petition {words[1]}", N_("{seat} petitions against {target}.").format(
+            seat=seat, target=words[1]))
 
     def _play_ask(self, state, seat, words):
         self._expect(words, "ask N")
@@ -901,8 +937,8 @@ class Wurrm(Game):
         n = parse_int(words[1], 1, state["gems"][target], "The amount")
         state["petition"]["amount"] = n
         state["phase"], state["actor"] = "vote", None
-        self._record(state, seat, f"ask {n}", f"{seat} asks the table for {plural(n, 'gem')} from {target}. "
-                     "Everybody votes.")
+        self._record(state, seat, f"ask {n}", N_("{seat} asks the table for {gems} from {target}.").format(
+            seat=seat, gems=plural(n, "gem"), target=target) + " " + N_("Everybody votes."))
 
     def _play_vote(self, state, seat, words):
         if words not in (["vote", "yes"], ["vote", "no"]):
@@ -910,7 +946,7 @@ class Wurrm(Game):
         pet = state["petition"]
         pet["votes"][seat] = words[1] == "yes"
         # The vote stays secret until everyone has voted, so the log says only that a vote was cast.
-        self._record(state, seat, "vote", f"{seat} votes.")
+        self._record(state, seat, "vote", N_("{seat} votes.").format(seat=seat))
         if len(pet["votes"]) < len(state["seats"]):
             return
         yes = sum(pet["votes"].values())
@@ -919,10 +955,14 @@ class Wurrm(Game):
         petitioner, target = pet["petitioner"], pet["target"]
         if yes > no:
             got = transfer(state, target, petitioner, pet["amount"])
-            outcome = f"passes: {petitioner} takes {plural(got, 'gem')} from {target}"
+            outcome = N_("The petition passes: {petitioner} takes {gems} from {target} ({tally}).").format(
+                petitioner=petitioner, gems=plural(got, "gem"), target=target, tally=tally)
+        elif petitioner == state["turn"]:
+            outcome = N_("The petition fails: {petitioner}'s turn ends ({tally}).").format(petitioner=petitioner,
+                                                                                          tally=tally)
         else:
-            outcome = f"fails: {petitioner}'s turn ends" if petitioner == state["turn"] else "fails"
-        state["last"]["text"] = f"{seat} votes. The petition {outcome} ({tally})."
+            outcome = N_("The petition fails ({tally}).").format(tally=tally)
+        state["last"]["text"] = N_("{seat} votes.").format(seat=seat) + " " + outcome
         state["last"]["votes"] = dict(pet["votes"])
         state["petition"] = None
         if not over(state):
@@ -1027,7 +1067,18 @@ def faces_text(faces: list[int]) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+    """``1 gem``, ``2 gems`` (``die``/``dice``), each from its marked template."""
+    one, more = PLURALS[word]
+    return (one if n == 1 else more).format(n=n)
+
+
+# A step's line by how many notes it has (a toll paid, a space's touch effect), and a bump's.
+MOVE_LINES = (N_("{seat} moves {direction} to {space}."), N_("{seat} moves {direction} to {space}; {note}."),
+              N_("{seat} moves {direction} to {space}; {paid}, {note}."))
+BUMP_LINES = (N_("{seat} bumps {victim} {direction} to {space}."),
+              N_("{seat} bumps {victim} {direction} to {space}; {victim} {note}."),
+              N_("{seat} bumps {victim} {direction} to {space}; {victim} {paid}, {note}."))
+BORDER_NOTES = {"toll": N_("pays {gems} at a toll border"), "hostile": N_("pays {gems} at a hostile border")}
 
 
 GAME = register(Wurrm())

@@ -14,7 +14,9 @@ from functools import lru_cache
 
 from PIL import Image
 
+import i18n
 from engine.hexgrid import to_pixel
+from i18n import W_, _, ngettext, pgettext
 
 from . import register
 from .common import (
@@ -54,8 +56,8 @@ TOLL = (214, 160, 0)
 HOSTILE = (170, 20, 30)
 SEAM = (110, 90, 60)
 keep_exact(*TILE_TINTS.values(), GEM, ATTACK, END, SLEEP, TOLL, HOSTILE, SEAM)
-TYPE_NAMES = {"start": "Start", "gem": "Gem", "attack": "Attack", "end": "End your turn", "sleep": "Sleep",
-              "plain": "plain"}
+TYPE_NAMES = {"start": W_("Start"), "gem": W_("Gem"), "attack": W_("Attack"), "end": W_("End your turn"),
+              "sleep": W_("Sleep"), "plain": W_("plain")}
 
 
 def colours_for(seats: list[str]) -> dict[str, tuple]:
@@ -215,7 +217,8 @@ def paste_board(img, view, geo: Geometry, colours, names) -> None:
     draw_board would draw."""
     spaces = tuple((sp["id"], sp["q"], sp["r"], sp["tile"], sp["type"], sp.get("gems")) for sp in view["spaces"])
     borders = tuple((b["a"], b["b"], b["kind"]) for b in view["borders"])
-    layer = board_layer(spaces, borders, geo.size, tuple(geo.centres.items()), img.width, geo.pointy)
+    layer = board_layer(spaces, borders, geo.size, tuple(geo.centres.items()), img.width, geo.pointy,
+                        i18n.current())
     img.paste(layer, (0, 0))
     lit = [sid for sid in (view.get("last") or {}).get("spaces") or [] if sid in geo.centres]
     if not lit:
@@ -257,7 +260,7 @@ def board_geometry(view) -> tuple[Geometry, int]:
 
 @lru_cache(maxsize=8)   # a board is ~2 MB; a table keeps its board all game
 def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple, width: int = 0,
-                pointy: bool = True) -> Image.Image:
+                pointy: bool = True, locale: str = "") -> Image.Image:
     """The board with no space highlighted, on a strip of background from the top of the image to a little
     below the board (panels draw over that margin later, as they did over the board's edge)."""
     geo = Geometry.placed(size, dict(centres), pointy)
@@ -376,23 +379,26 @@ def banner_text(view, names) -> tuple[str, tuple]:
     res = view.get("result")
     if res:
         w = res["winners"][0]
-        how = "falls asleep. Good night!" if res.get("reason") == "sleep" else "owns 13 gems. Good job!"
-        return f"{short(names, w)} {how}", colours[w]
+        if res.get("reason") == "sleep":
+            return _("{name} falls asleep. Good night!", name=short(names, w)), colours[w]
+        return _("{name} owns 13 gems. Good job!", name=short(names, w)), colours[w]
     phase = view["phase"]
     if phase == "vote":
         waiting = ", ".join(short(names, s) for s in view["to_act"])
-        return f"Petition vote: waiting for {waiting}", INK
+        return _("Petition vote: waiting for {players}", players=waiting), INK
     actor = view["actor"]
     doing = {
-        "place": "place your avatar on a Start space", "lucky": "pick a lucky number and roll",
-        "wish": "make a wish", "reroll": "reroll or stop", "move": "move", "bump": "bump",
-        "target": "choose whom to attack", "bribe": "offer a bribe?", "answer": "accept the bribe?",
-        "petition": "choose whom to petition", "ask": "ask for gems",
+        "place": _("place your avatar on a Start space"), "lucky": _("pick a lucky number and roll"),
+        "wish": _("make a wish"), "reroll": _("reroll or stop"), "move": _("move"), "bump": _("bump"),
+        "target": _("choose whom to attack"), "bribe": _("offer a bribe?"), "answer": _("accept the bribe?"),
+        "petition": _("choose whom to petition"), "ask": _("ask for gems"),
     }.get(phase, phase)
     move = view.get("move")
     if phase == "move" and move:
-        doing = f"move — rolled {move['value']}, {move['left']} step{'s' if move['left'] != 1 else ''} left"
-    return f"{short(names, actor)}: {doing}", colours.get(actor, INK)
+        doing = ngettext("move — rolled {value}, {n} step left", "move — rolled {value}, {n} steps left",
+                         move["left"], value=move["value"])
+    # (a context: a bare "{name}: {doing}" would be a pattern matching every "a: b" line i18n.line reads)
+    return pgettext("banner", "{name}: {doing}", name=short(names, actor), doing=doing), colours.get(actor, INK)
 
 
 def draw_players(draw, view, names, colours, top, viewer) -> int:
@@ -403,11 +409,11 @@ def draw_players(draw, view, names, colours, top, viewer) -> int:
     rows = (len(seats) + 1) // 2
     f = font(22)
     fb = font(22, bold=True)
-    title = "Turn order"
+    title = _("Turn order")
     draw.text((MARGIN, top), title, font=fb, fill=INK)
     bank_x = MARGIN + draw.textlength(title, font=fb) + 28
     gem_shape(draw, (bank_x + 10, top + 13), 22)
-    draw.text((bank_x + 26, top), f"{view['bank']} in the bank", font=f, fill=MUTED)
+    draw.text((bank_x + 26, top), _("{n} in the bank", n=view["bank"]), font=f, fill=MUTED)
     top += 34
     for i, seat in enumerate(seats):
         row, col = divmod(i, 2)   # reading order: 1 2 / 3 4 / 5 6
@@ -419,7 +425,8 @@ def draw_players(draw, view, names, colours, top, viewer) -> int:
         dist = view["distance"].get(seat)
         tail = f"{view['gems'][seat]}"
         gem_x = x + col_w - 165
-        name = f"{i + 1}. {short(names, seat)}" + (" (you)" if seat == viewer else "")
+        name = (_("{place}. {name} (you)", place=i + 1, name=short(names, seat)) if seat == viewer
+                else f"{i + 1}. {short(names, seat)}")
         t, nf = fit_text(draw, name, gem_x - x - 52, 22, bold=seat == viewer, min_size=18)
         draw.text((x + 46, y + 8), t, font=nf, fill=INK)
         gem_shape(draw, (gem_x + 12, y + 20), 26)
@@ -444,13 +451,19 @@ def draw_dice(draw, view, names, colours, top) -> int:
         if view["last"].get("action") not in ("stop",):
             return top
     who = short(names, roll["roller"])
-    purpose = "to move" if roll["purpose"] == "move" else f"to rob {short(names, roll['target'])}"
+
     wish = roll["wish"]
     size = 56
     gap = 12
     x0 = MARGIN
     y = top + 8
-    head = f"{who} rolls {purpose}" + (f" — wish {wish}" if wish else " — no wish yet")
+    if roll["purpose"] == "move":
+        head = (_("{name} rolls to move — wish {wish}", name=who, wish=wish) if wish
+                else _("{name} rolls to move — no wish yet", name=who))
+    else:
+        target = short(names, roll["target"])
+        head = (_("{name} rolls to rob {target} — wish {wish}", name=who, target=target, wish=wish) if wish
+                else _("{name} rolls to rob {target} — no wish yet", name=who, target=target))
     t, hf = fit_text(draw, head, WIDTH - 2 * MARGIN, 24, bold=True, min_size=18)
     draw.text((x0, y), t, font=hf, fill=INK)
     y += 36
@@ -467,14 +480,16 @@ def draw_dice(draw, view, names, colours, top) -> int:
         text_centered(draw, (cx, cy + size / 2 + 16), ("↻ " if marked else "") + str(i + 1), font(18),
                       fill=ATTACK if marked else MUTED)
     info_x = x0 + DICE_BLOCK(size, gap) + 20
-    lines = [f"Lucky number {roll['lucky']}: never shows",
-             f"{len(counting)} of {wish} dice show {wish}" if wish else "Wish 1–6 next"]
+    lines = [_("Lucky number {lucky}: never shows", lucky=roll["lucky"]),
+             _("{count} of {wish} dice show {wish}", count=len(counting), wish=wish) if wish
+             else _("Wish 1–6 next")]
     if finished:
         val = roll.get("value") or 0
-        lines.append(f"Value {val}" + (" — wish came true" if len(counting) >= (wish or 99) else " — wish failed"))
+        lines.append(_("Value {value} — wish came true", value=val) if len(counting) >= (wish or 99)
+                     else _("Value {value} — wish failed", value=val))
     else:
-        free = "free reroll used" if roll["free_used"] else "free reroll left"
-        lines.append(f"{free}; paid {roll['paid']}")
+        lines.append(_("free reroll used; paid {paid}", paid=roll["paid"]) if roll["free_used"]
+                     else _("free reroll left; paid {paid}", paid=roll["paid"]))
     for k, line in enumerate(lines):
         t, lf = fit_text(draw, line, WIDTH - MARGIN - info_x, 22, bold=k == 2 and finished, min_size=18)
         draw.text((info_x, y + k * 28 - 4), t, font=lf, fill=INK)
@@ -488,17 +503,21 @@ def DICE_BLOCK(size, gap):  # noqa: N802 — a width, named like the constants a
 def draw_status(draw, view, names, top) -> int:
     """The last log line (what just happened), plus the petition's progress."""
     f = font(20)
-    text = with_names((view.get("last") or {}).get("text") or "", {s: short(names, s) for s in view["seats"]})
+    text = with_names(i18n.line((view.get("last") or {}).get("text") or ""),
+                      {s: short(names, s) for s in view["seats"]})
     lines = wrap(draw, text, WIDTH - 2 * MARGIN, f)[:3]
     for i, line in enumerate(lines):
         draw.text((MARGIN, top + i * 26), line, font=f, fill=INK)
     top += len(lines) * 26 + 6
     pet = view.get("petition")
     if pet and pet.get("amount"):
-        voted = ", ".join(short(names, s) for s, v in pet["voted"].items() if v) or "nobody yet"
-        mine = f" You voted {pet['my_vote']}." if pet.get("my_vote") else ""
-        line = (f"Petition: {short(names, pet['petitioner'])} asks {pet['amount']} from "
-                f"{short(names, pet['target'])}. Voted: {voted}.{mine}")
+        voted = ", ".join(short(names, s) for s, v in pet["voted"].items() if v) or _("nobody yet")
+        line = _("Petition: {petitioner} asks {amount} from {target}. Voted: {voted}.",
+                 petitioner=short(names, pet["petitioner"]), amount=pet["amount"], target=short(names, pet["target"]),
+                 voted=voted)
+        if pet.get("my_vote"):
+            line = (pgettext("petition", "{line} You voted yes.", line=line) if pet["my_vote"] == "yes"
+                    else pgettext("petition", "{line} You voted no.", line=line))
         for i, ln in enumerate(wrap(draw, line, WIDTH - 2 * MARGIN, font(20, bold=True))[:2]):
             draw.text((MARGIN, top + i * 26), ln, font=font(20, bold=True), fill=INK)
         top += 58
@@ -525,7 +544,7 @@ def draw_scores(draw, view, names, colours, top) -> int:
     fb = font(22, bold=True)
     f = font(22)
     cols = [MARGIN + 50, WIDTH - 360, WIDTH - 250, WIDTH - 110]
-    heads = ["Player", "Gems", "To Sleep", "Turns"]
+    heads = [_("Player"), _("Gems"), _("To Sleep"), _("Turns")]
     for x, h in zip(cols, heads, strict=True):
         draw.text((x, top), h, font=fb, fill=INK)
     top += 34
@@ -544,36 +563,40 @@ def draw_scores(draw, view, names, colours, top) -> int:
     return top
 
 
-VARIANT_WORDS = {"bumpers": "Bumpers (+1 to every value)", "bribery": "Bribery", "reverse": "Reverse",
-                 "petition": "Petition", "lucky": "Lucky (13 gems win)"}
+VARIANT_WORDS = {"bumpers": W_("Bumpers (+1 to every value)"), "bribery": W_("Bribery"), "reverse": W_("Reverse"),
+                 "petition": W_("Petition"), "lucky": W_("Lucky (13 gems win)")}
 
 
 def legend_items(view) -> list[tuple[str, str]]:
     """The symbols and what they do at this table: the variants change some of them."""
     opts = view.get("options") or {}
     petition = opts.get("petition") and len(view["seats"]) > 2     # at two players Attack spaces attack
-    attack = "Petition" if petition else "Attack"
     if opts.get("reverse"):
-        attack += ", order reverses"
-    return [("gem", "Gem +2" if opts.get("bribery") else "Gem +1"), ("attack", attack), ("end", "End turn"),
-            ("sleep", "Sleep"), ("toll", "Toll 1"),
-            ("hostile", "Hostile (6 gems)" if opts.get("bribery") else "Hostile")]
+        attack = _("Petition, order reverses") if petition else _("Attack, order reverses")
+    else:
+        attack = _("Petition") if petition else _("Attack")
+    return [("gem", _("Gem +2") if opts.get("bribery") else _("Gem +1")), ("attack", attack), ("end", _("End turn")),
+            ("sleep", _("Sleep")), ("toll", _("Toll 1")),
+            ("hostile", _("Hostile (6 gems)") if opts.get("bribery") else _("Hostile"))]
 
 
 def draw_variants(draw, view, top) -> int:
     opts = view.get("options") or {}
-    on = [VARIANT_WORDS[v] for v in VARIANT_WORDS if opts.get(v)]
+    on = [i18n.word(VARIANT_WORDS[v]) for v in VARIANT_WORDS if opts.get(v)]
     if opts.get("board") == "random":
-        on.insert(0, "random board")
+        on.insert(0, _("random board"))
     if not on:
         return top
-    draw.text((MARGIN, top), "Variants: " + ", ".join(on), font=font(19, bold=True), fill=MUTED)
-    return top + 28
+    # wrapped: with every variant on, the line is wider than the image (in English too)
+    lines = wrap(draw, _("Variants: {variants}", variants=", ".join(on)), WIDTH - 2 * MARGIN, font(19, bold=True))
+    for i, line in enumerate(lines):
+        draw.text((MARGIN, top + i * 26), line, font=font(19, bold=True), fill=MUTED)
+    return top + 26 * (len(lines) - 1) + 28
 
 
 def draw_legend(draw, top, view=None) -> int:
-    items = legend_items(view) if view else [("gem", "Gem +1"), ("attack", "Attack"), ("end", "End turn"),
-                                              ("sleep", "Sleep"), ("toll", "Toll 1"), ("hostile", "Hostile")]
+    items = legend_items(view) if view else [("gem", _("Gem +1")), ("attack", _("Attack")), ("end", _("End turn")),
+                                              ("sleep", _("Sleep")), ("toll", _("Toll 1")), ("hostile", _("Hostile"))]
     x = MARGIN
     f = font(19)
     for kind, label in items:

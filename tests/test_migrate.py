@@ -32,6 +32,7 @@ async def fill(path) -> None:
         await svc.open_table(Where("c4", None), BOB, "pebbles")
         await store.save_settings("g", Settings(2, 10, "skip", True, False))
         await store.set_dm("bob", True)
+        await store.remember_locale("guild:g", "it")     # the languages move too (#17)
         clock.now += 30 * 3600
         await svc.fire_due()                       # into the outbox, not delivered
         assert await store.outgoing()
@@ -46,6 +47,7 @@ async def snapshot(target) -> dict:
                 "timers": await store.pending_timers(),
                 "outbox": [(o.id, o.channel, o.payload, o.parts_done) for o in await store.outgoing()],
                 "settings": await store.settings("g"), "dm": await store.wants_dm("bob"),
+                "locale": await store.locale_of("guild:g"),
                 "record": sorted(await store.record_of("alice"))}
 
 

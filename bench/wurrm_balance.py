@@ -1,6 +1,6 @@
 """WURRM World balance: simulated games on a board, figures beside the targets of issue #14.
 
-    .venv/bin/python bench/wurrm_balance.py [--games 2000] [--players 2 4 6] [--policy beginner greedy]
+    .venv/bin/python bench/wurrm_balance.py [--games 2000] [--players 2 4 6] [--policy beginner greedy] [--jobs 2]
     .venv/bin/python bench/wurrm_balance.py --random-layouts 40 --games 300     # random boards, per layout
     .venv/bin/python bench/wurrm_balance.py --effects --games 2000              # do tolls and Attacks matter?
 
@@ -14,7 +14,8 @@ Every seat places on a random free Start space, so the Start-space figures are n
 
 Targets: every seat's and every Start space's win rate within ±5 points of fair (1/players), the median
 game at most 10 rounds and the 90th percentile at most twice the median. Not part of the test suite (the
-tests check the structure and a small simulation); one process, progress on stderr.
+tests check the structure and a small simulation); --jobs N processes (2 at most on a shared machine),
+progress on stderr.
 """
 
 from __future__ import annotations
@@ -350,7 +351,7 @@ def effects(games: int) -> list[str]:
     (seats alternate); (3) game length on the board with every toll opened and every Attack space made plain."""
     lines = []
     greedy, blind = Greedy(), Greedy(blind=True)
-    differ = total = 0
+    differ = total = routes = routes_differ = 0
     for seed in range(max(50, games // 10)):
         rnd = random.Random(seed)
         state = G.new(["0", "1"], seed)
@@ -360,7 +361,16 @@ def effects(games: int) -> list[str]:
             if state["phase"] == "move":
                 total += 1
                 differ += blind.act(state, seat, random.Random(0)) != action
+                view = G.view(state, seat)
+                mv = view["move"]
+                if mv["left"] == mv["value"]:      # a whole move's route, planned from its first step
+                    args = (view, seat, view["positions"][seat], mv["left"], frozenset(mv["path"]),
+                            view["gems"][seat], view["bank"])
+                    routes += 1
+                    routes_differ += greedy.plan(greedy.map(view), *args)[1] != blind.plan(blind.map(view), *args)[1]
             state = G.apply(state, seat, action)
+    lines.append(f"greedy moves whose whole route changes when tolls and Attacks are ignored:"
+                 f" {100 * routes_differ / routes:.1f} % of {routes}")
     lines.append(f"greedy steps that change when tolls and Attacks are ignored: {100 * differ / total:.1f} %"
                  f" of {total}")
     wins = 0

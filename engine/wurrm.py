@@ -6,9 +6,11 @@ coarser hex lattice so that the spaces of neighbouring tiles touch. Borders are 
 only the twelve sides inside a tile carry a toll or hostile border; sides between tiles are open. Every tile
 is connected inside itself without crossing a hostile border, which is why every connected arrangement of
 tiles joins every Start space to both Sleep spaces. ``random_layout`` (with the rng in the state, so it
-replays) keeps the Sleep tiles off the Start tile's sides and draws again unless ``fair_layout`` holds: two
-routes sharing no space from every Start space to each Sleep space, no trap for a gemless player, and a race
-of about the same length from every Start space (issue #14; bench/wurrm_balance.py measures the win rates).
+replays) draws two wings with the half-turn symmetry of the recommended board and draws again unless
+``fair_layout`` holds: the board fits the image, two routes sharing no space from every Start space to each
+Sleep space, no trap for a gemless player, a race of about the same length from every Start space, and the
+quick simulation gate ``fair_race`` (a lone beginner's expected race in turns; issue #14; bench/wurrm_balance.py
+measures the win rates of whole games).
 
 A turn, as actions (every step is its own action, see ``legal_actions``):
 ``lucky N`` (choose the lucky number 1–4; this also rolls the six dice), ``wish N`` (1–6), then
@@ -21,9 +23,12 @@ Petition ``petition SEAT``, ``ask N`` and everybody's ``vote yes`` / ``vote no``
 Rulings of RULES.md this module implements, with the decisions taken where the rulebook and RULES.md are
 silent (each is tested in tests/test_wurrm*.py):
 
+- Z2 Start spaces in play (ruling, issue #14): with five or six players all six; with fewer, the four with
+  the shortest race (``open_starts``; on the recommended board a1, a3, a4, a6 — a2 and a5 lie a step behind
+  and hold 3 gems to make up for it when they are needed).
 - Z4 Setup (ruling, issue #14): placement goes in REVERSE turn order (the last player places first and
-  picks from all six Start spaces), and each player takes its Start space's 1–3 gems plus SEAT_BONUS for
-  its place in the turn order: nothing for the first player, 1 gem for the 2nd–4th, 2 for the 5th–6th.
+  picks from the Start spaces in play), and each player takes its Start space's 1–3 gems plus
+  SEAT_BONUS[players] for its place in the turn order (2 players +0/+1 ... 6 players +0/+1/+1/+2/+2/+3).
   Moving first is worth about that much in a race (measured: without it the first seat won 56 % at 2
   players and 24 % against 11 % at 6). The turn order itself is the seat order. Every avatar's lucky
   number starts at 1 (the face it happens to show) until its owner picks one.
@@ -34,7 +39,8 @@ silent (each is tested in tests/test_wurrm*.py):
 - Z5 Movement: a space may be entered once per move, and the space the move began on counts as entered,
   so a move never doubles back onto its own path. Passing through an occupied space is allowed; only the
   space where the move ends is landed on. A move that cannot take even its first step lands nowhere: no
-  land effect, no bump (the avatar never left). A move that stops early lands where it stopped.
+  land effect, no bump (the avatar never left). A move that stops early lands where it stopped. The view
+  lists every space the move in progress can end on (``reach``; issue #14: the mover's image marks them).
 - Z2 Touch effects happen on entering a space, including the last one: Gem (+1 from the bank, +2 with
   Bribery, as far as the bank reaches), End-your-turn (the move stops; that space is landed on), Sleep (the
   mover wins at once, even mid-move). Start and plain spaces do nothing. Land effect: Attack.

@@ -1,6 +1,6 @@
 """WURRM World balance: simulated games on a board, figures beside the targets of issue #14.
 
-    .venv/bin/python bench/wurrm_balance.py [--games 2000] [--players 2 4 6] [--policy beginner greedy]
+    .venv/bin/python bench/wurrm_balance.py [--games 2000] [--players 2 4 6] [--policy beginner greedy] [--jobs 2]
     .venv/bin/python bench/wurrm_balance.py --random-layouts 40 --games 300     # random boards, per layout
     .venv/bin/python bench/wurrm_balance.py --effects --games 2000              # do tolls and Attacks matter?
 
@@ -14,7 +14,8 @@ Every seat places on a random free Start space, so the Start-space figures are n
 
 Targets: every seat's and every Start space's win rate within ±5 points of fair (1/players), the median
 game at most 10 rounds and the 90th percentile at most twice the median. Not part of the test suite (the
-tests check the structure and a small simulation); one process, progress on stderr.
+tests check the structure and a small simulation); --jobs N processes (2 at most on a shared machine),
+progress on stderr.
 """
 
 from __future__ import annotations
@@ -262,31 +263,53 @@ def play(n: int, seed: int, policies: list, options: dict | None = None) -> dict
             "starts": starts}
 
 
-def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False) -> dict:
-    wins = [0] * n
+def tally(n: int, seeds: range, policy: str, options: dict | None = None) -> dict:
+    """Raw counts over the games of ``seeds`` (one worker's share)."""
+    out = {"wins": [0] * n, "start_games": {}, "start_wins": {}, "rounds": [], "unfinished": 0}
+    greedy = Greedy()
+    for seed in seeds:
+        game = play(n, seed, [greedy if policy == "greedy" else None] * n, options)
+        out["rounds"].append(game["rounds"])
+        if game["winner"] is None:
+            out["unfinished"] += 1
+        else:
+            out["wins"][game["winner"]] += 1
+        for seat, sid in game["starts"].items():
+            out["start_games"][sid] = out["start_games"].get(sid, 0) + 1
+            if game["winner"] == int(seat):
+                out["start_wins"][sid] = out["start_wins"].get(sid, 0) + 1
+    return out
+
+
+def _tally(args):
+    return tally(*args)
+
+
+def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
+        jobs: int = 1) -> dict:
+    """``games`` games at ``n`` players, split over ``jobs`` processes (the machine's cores are shared: 2 at
+    most is polite), summed into the figures ``verdict`` judges."""
+    t0 = time.perf_counter()
+    chunks = [range(seed0 + k, seed0 + games, jobs) for k in range(jobs)]
+    if jobs > 1:
+        from multiprocessing import Pool
+        with Pool(jobs) as pool:
+            parts = pool.map(_tally, [(n, c, policy, options) for c in chunks])
+    else:
+        parts = [tally(n, chunks[0], policy, options)]
+    wins = [sum(p["wins"][i] for p in parts) for i in range(n)]
     start_games: dict[str, int] = {}
     start_wins: dict[str, int] = {}
-    rounds = []
-    unfinished = 0
-    t0 = time.perf_counter()
-    greedy = Greedy()
-    for i in range(games):
-        policies = [greedy if policy == "greedy" else None] * n
-        out = play(n, seed0 + i, policies, options)
-        rounds.append(out["rounds"])
-        if out["winner"] is None:
-            unfinished += 1
-        else:
-            wins[out["winner"]] += 1
-        for seat, sid in out["starts"].items():
-            start_games[sid] = start_games.get(sid, 0) + 1
-            if out["winner"] == int(seat):
-                start_wins[sid] = start_wins.get(sid, 0) + 1
-        if not quiet and (i + 1) % max(1, games // 4) == 0:
-            print(f"  {policy} {n}p: {i + 1}/{games} games, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
-    rounds.sort()
+    for p in parts:
+        for sid, g in p["start_games"].items():
+            start_games[sid] = start_games.get(sid, 0) + g
+        for sid, g in p["start_wins"].items():
+            start_wins[sid] = start_wins.get(sid, 0) + g
+    rounds = sorted(r for p in parts for r in p["rounds"])
+    if not quiet:
+        print(f"  {policy} {n}p: {games} games, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     return {
-        "n": n, "games": games, "policy": policy, "unfinished": unfinished,
+        "n": n, "games": games, "policy": policy, "unfinished": sum(p["unfinished"] for p in parts),
         "seat": [100 * w / games for w in wins],
         "start": {sid: 100 * start_wins.get(sid, 0) / g for sid, g in sorted(start_games.items())},
         "median": statistics.median(rounds), "p90": rounds[int(0.9 * (len(rounds) - 1))],
@@ -328,7 +351,7 @@ def effects(games: int) -> list[str]:
     (seats alternate); (3) game length on the board with every toll opened and every Attack space made plain."""
     lines = []
     greedy, blind = Greedy(), Greedy(blind=True)
-    differ = total = 0
+    differ = total = routes = routes_differ = 0
     for seed in range(max(50, games // 10)):
         rnd = random.Random(seed)
         state = G.new(["0", "1"], seed)
@@ -338,7 +361,16 @@ def effects(games: int) -> list[str]:
             if state["phase"] == "move":
                 total += 1
                 differ += blind.act(state, seat, random.Random(0)) != action
+                view = G.view(state, seat)
+                mv = view["move"]
+                if mv["left"] == mv["value"]:      # a whole move's route, planned from its first step
+                    args = (view, seat, view["positions"][seat], mv["left"], frozenset(mv["path"]),
+                            view["gems"][seat], view["bank"])
+                    routes += 1
+                    routes_differ += greedy.plan(greedy.map(view), *args)[1] != blind.plan(blind.map(view), *args)[1]
             state = G.apply(state, seat, action)
+    lines.append(f"greedy moves whose whole route changes when tolls and Attacks are ignored:"
+                 f" {100 * routes_differ / routes:.1f} % of {routes}")
     lines.append(f"greedy steps that change when tolls and Attacks are ignored: {100 * differ / total:.1f} %"
                  f" of {total}")
     wins = 0
@@ -391,6 +423,8 @@ def main() -> None:
     ap.add_argument("--policy", nargs="+", default=["beginner", "greedy"])
     ap.add_argument("--effects", action="store_true", help="measure what tolls and Attack spaces change")
     ap.add_argument("--random-layouts", type=int, default=0, help="check this many random layouts instead")
+    ap.add_argument("--seed", type=int, default=0, help="first random layout's seed (with --random-layouts)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes (the cores are shared: 2 at most)")
     args = ap.parse_args()
     if args.effects:
         for line in effects(args.games):
@@ -402,7 +436,7 @@ def main() -> None:
     ok = True
     for policy in args.policy:
         for n in args.players:
-            st = run(n, args.games, policy)
+            st = run(n, args.games, policy, jobs=args.jobs)
             ok &= not verdict(st)
             print(show(st), flush=True)
     print("ALL TARGETS MET" if ok else "SOME TARGETS MISSED")
@@ -414,21 +448,25 @@ def random_layouts(args) -> None:
     from engine.rng import Rng, seed_state
     from engine.wurrm import random_layout
     failed = 0
-    for k in range(args.random_layouts):
+    for k in range(args.seed, args.seed + args.random_layouts):
+        t0 = time.perf_counter()
         layout = random_layout(Rng({"rng": seed_state(k)}))
+        made = time.perf_counter() - t0
         saved = wurrm.default_layout
         wurrm.default_layout = lambda layout=layout: [list(p) for p in layout]
         try:
             worst = []
             for policy in args.policy:
                 for n in args.players:
-                    st = run(n, args.games, policy, seed0=k * 100000, quiet=True)
+                    st = run(n, args.games, policy, seed0=k * 100000, quiet=True, jobs=args.jobs)
                     if verdict(st):
                         worst.append(show(st))
         finally:
             wurrm.default_layout = saved
         failed += bool(worst)
-        print(f"layout {k}: {'OK' if not worst else 'MISSES'}", flush=True)
+        fallback = " (the recommended layout: no draw passed)" if layout == wurrm.default_layout() else ""
+        print(f"layout {k}: generated in {made:.2f}s{fallback}: {'OK' if not worst else 'MISSES'} {layout}",
+              flush=True)
         for line in worst:
             print("   ", line, flush=True)
     print(f"{args.random_layouts - failed}/{args.random_layouts} random layouts meet every target")

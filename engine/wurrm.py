@@ -6,9 +6,11 @@ coarser hex lattice so that the spaces of neighbouring tiles touch. Borders are 
 only the twelve sides inside a tile carry a toll or hostile border; sides between tiles are open. Every tile
 is connected inside itself without crossing a hostile border, which is why every connected arrangement of
 tiles joins every Start space to both Sleep spaces. ``random_layout`` (with the rng in the state, so it
-replays) keeps the Sleep tiles off the Start tile's sides and draws again unless ``fair_layout`` holds: two
-routes sharing no space from every Start space to each Sleep space, no trap for a gemless player, and a race
-of about the same length from every Start space (issue #14; bench/wurrm_balance.py measures the win rates).
+replays) draws two wings with the half-turn symmetry of the recommended board and draws again unless
+``fair_layout`` holds: the board fits the image, two routes sharing no space from every Start space to each
+Sleep space, no trap for a gemless player, a race of about the same length from every Start space, and the
+quick simulation gate ``fair_race`` (a lone beginner's expected race in turns; issue #14; bench/wurrm_balance.py
+measures the win rates of whole games).
 
 A turn, as actions (every step is its own action, see ``legal_actions``):
 ``lucky N`` (choose the lucky number 1–4; this also rolls the six dice), ``wish N`` (1–6), then
@@ -21,9 +23,12 @@ Petition ``petition SEAT``, ``ask N`` and everybody's ``vote yes`` / ``vote no``
 Rulings of RULES.md this module implements, with the decisions taken where the rulebook and RULES.md are
 silent (each is tested in tests/test_wurrm*.py):
 
+- Z2 Start spaces in play (ruling, issue #14): with five or six players all six; with fewer, the four with
+  the shortest race (``open_starts``; on the recommended board a1, a3, a4, a6 — a2 and a5 lie a step behind
+  and hold 3 gems to make up for it when they are needed).
 - Z4 Setup (ruling, issue #14): placement goes in REVERSE turn order (the last player places first and
-  picks from all six Start spaces), and each player takes its Start space's 1–3 gems plus SEAT_BONUS for
-  its place in the turn order: nothing for the first player, 1 gem for the 2nd–4th, 2 for the 5th–6th.
+  picks from the Start spaces in play), and each player takes its Start space's 1–3 gems plus
+  SEAT_BONUS[players] for its place in the turn order (2 players +0/+1 ... 6 players +0/+1/+1/+2/+2/+3).
   Moving first is worth about that much in a race (measured: without it the first seat won 56 % at 2
   players and 24 % against 11 % at 6). The turn order itself is the seat order. Every avatar's lucky
   number starts at 1 (the face it happens to show) until its owner picks one.
@@ -34,7 +39,8 @@ silent (each is tested in tests/test_wurrm*.py):
 - Z5 Movement: a space may be entered once per move, and the space the move began on counts as entered,
   so a move never doubles back onto its own path. Passing through an occupied space is allowed; only the
   space where the move ends is landed on. A move that cannot take even its first step lands nowhere: no
-  land effect, no bump (the avatar never left). A move that stops early lands where it stopped.
+  land effect, no bump (the avatar never left). A move that stops early lands where it stopped. The view
+  lists every space the move in progress can end on (``reach``; issue #14: the mover's image marks them).
 - Z2 Touch effects happen on entering a space, including the last one: Gem (+1 from the bank, +2 with
   Bribery, as far as the bank reaches), End-your-turn (the move stops; that space is landed on), Sleep (the
   mover wins at once, even mid-move). Start and plain spaces do nothing. Land effect: Attack.
@@ -81,7 +87,7 @@ silent (each is tested in tests/test_wurrm*.py):
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from i18n import N_, W_
@@ -250,6 +256,14 @@ class Board:
         """Every Start space has at least two routes sharing no space to each Sleep space (issue #14)."""
         return all(self.disjoint_routes(a, z) >= 2 for a in self.starts for z in self.sleeps)
 
+    def drawn_width(self) -> float:
+        """The board's width in hex circumradii as render/wurrm.py draws it: pointy-top hexes, or turned a
+        quarter (flat-top) when the board is wider than tall, so the narrower extent runs across the image."""
+        xs = [3 ** 0.5 * (sp["q"] + sp["r"] / 2) for sp in self.spaces.values()]
+        ys = [1.5 * sp["r"] for sp in self.spaces.values()]
+        span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
+        return span_x + 3 ** 0.5 if span_x <= span_y else span_y + 2
+
     def distances_to_sleep(self) -> dict[str, int]:
         """Fewest steps from each space to the nearer Sleep space, over non-hostile borders (for views)."""
         return self.distances(self.sleeps, ("open", "toll"))
@@ -284,33 +298,35 @@ def default_layout() -> list:
 
 
 MIN_RACE, MAX_RACE, START_SPREAD = 7, 10, 2   # steps from a Start space to the nearer Sleep space (fair_layout)
+# A random board at most this many hex radii wide, so that drawn at the default board's 40 px hexes it fits the
+# 800 px image (752 px inside the margins) and its text stays phone-legible (issue #14; render/wurrm.py).
+MAX_DRAWN_WIDTH = 752 / 40
 
 
 def random_layout(rng: Rng) -> list:
-    """A random arrangement (Z1): the Start tile in the middle, the four Space tiles grown one by one onto
-    random free lattice cells touching the shape so far, then the two Sleep tiles on the free cells farthest
-    from the Start tile, each tile turned at random but the Start tile, which is turned so that its richer
-    Start spaces lie farther from the Sleep spaces. An arrangement is drawn again unless it passes
-    ``fair_layout``. After 200 draws the default layout is used."""
+    """A random arrangement (Z1, issue #14), drawn with the rng in the state (so it replays): like the
+    recommended board, two wings leave the Start tile and the board looks the same after a half turn, so the
+    Start spaces come in equal pairs (a1/a4, a2/a5, a3/a6) — a random board without that symmetry was never
+    fair to every Start space. One wing is drawn: a Space tile on a random side of the Start tile, the other
+    print's Space tile beside it away from the Start tile, a Sleep tile beside that, each turned at random; the
+    other wing is its half turn. An arrangement is drawn again unless it passes ``fair_layout`` (structure,
+    then the quick simulation gate ``fair_race``); after 400 draws the recommended layout is used."""
     from .hexgrid import distance
 
-    for _ in range(200):
-        spaces = [t for t in TILES if t != START_TILE and t not in SLEEP_TILES]
-        rng.shuffle(spaces)
-        placed = {(0, 0): START_TILE}
-        layout = [[START_TILE, 0, 0, rng.below(6)]]
-        for tile in spaces + list(SLEEP_TILES):
-            free = sorted({cell for at in placed for cell in neighbours(*at) if cell not in placed})
-            if tile in SLEEP_TILES:
-                far = max(distance(c, (0, 0)) for c in free)
-                free = [c for c in free if distance(c, (0, 0)) == far]
-            cell = rng.choice(free)
-            placed[cell] = tile
-            layout.append([tile, cell[0], cell[1], rng.below(6)])
-        # The Start tile is turned so that its richer Start spaces lie farther from the Sleep spaces.
-        best = min(range(6), key=lambda rot: (start_spread(board_for(layout_key([[START_TILE, 0, 0, rot],
-                                                                                  *layout[1:]]))), rot))
-        layout[0][3] = best
+    for _ in range(400):
+        first = rng.choice(neighbours(0, 0))
+        second = rng.choice([c for c in neighbours(*first) if distance(c, (0, 0)) == 2])
+        third = rng.choice([c for c in neighbours(*second) if distance(c, (0, 0)) >= 2 and distance(c, first) == 2])
+        near, far = ("b", "d") if rng.below(2) == 0 else ("d", "b")
+        pair = {"b": "c", "d": "e", "f": "g"}
+        rots = [rng.below(6) for _ in range(3)]
+        wing = [(near, first, rots[0]), (far, second, rots[1]), ("f", third, rots[2])]
+        layout = [[START_TILE, 0, 0, 0]]
+        layout += [[tile, at[0], at[1], rot] for tile, at, rot in wing]
+        layout += [[pair[tile], -at[0], -at[1], (rot + 3) % 6] for tile, at, rot in wing]
+        cells = [(p[1], p[2]) for p in layout]
+        if len(set(cells)) < len(cells):
+            continue   # the wings cross each other
         if fair_layout(board_for(layout_key(layout))):
             return layout
     return default_layout()
@@ -325,26 +341,123 @@ def start_spread(board: Board) -> int:
 
 
 def fair_layout(board: Board) -> bool:
-    """The structural checks a layout must pass (cheap enough for game setup; the simulated win rates and
-    game lengths are measured offline by bench/wurrm_balance.py): every Start space reaches both Sleep
-    spaces (Z1) by two routes sharing no space, no space shuts a gemless player in, and the race is alike
-    from every Start space: the nearer Sleep space MIN_RACE to MAX_RACE steps away, and counting a gem as a
-    step, no Start space more than START_SPREAD better than another (``start_spread``)."""
-    if not board.connected():
+    """The checks a layout must pass, cheap enough for game setup (the win rates and game lengths of whole
+    games are measured offline by bench/wurrm_balance.py): the board fits the image (MAX_DRAWN_WIDTH), every
+    Start space reaches both Sleep spaces (Z1) by two routes sharing no space, no space shuts a gemless player
+    in, the nearer Sleep space is MIN_RACE to MAX_RACE steps from every Start space and, counting a gem as a
+    step, no Start space is more than START_SPREAD better than another (``start_spread``); last the quick
+    simulation gate ``fair_race``."""
+    if not board.connected() or board.drawn_width() > MAX_DRAWN_WIDTH:
         return False
     dist = board.distances_to_sleep()
     race = [dist[s] for s in board.starts]
     if not (MIN_RACE <= min(race) and max(race) <= MAX_RACE and start_spread(board) <= START_SPREAD):
         return False
-    return board.no_traps() and board.open_routes()
+    if not (board.no_traps() and board.open_routes()):
+        return False
+    return fair_race(board)
 
 
-def seat_bonus(index: int) -> int:
-    """Z4 (decided): the gems a player takes beside its Start space's, by its place in the turn order (0 first)."""
-    return SEAT_BONUS[index]
+def fair_race(board: Board) -> bool:
+    """The quick simulation gate (issue #14): a lone beginner's expected race (``race_turns``) is alike from
+    the Start spaces in play — within RACE_SPREAD_FOUR turns among the four fastest, RACE_SPREAD_ALL among all
+    six — and no longer than RACE_TURNS from any."""
+    race = sorted(race_turns(board).values())
+    return race[3] - race[0] <= RACE_SPREAD_FOUR and race[-1] - race[0] <= RACE_SPREAD_ALL and race[-1] <= RACE_TURNS
 
 
-SEAT_BONUS = (0, 1, 1, 1, 2, 2)
+# ----- the quick simulation gate for random boards (issue #14) ----------------------------------------------
+# Bounds on a lone beginner's expected race in turns (``race_turns``), from the recommended board (0 among its
+# four fastest Start spaces, 0.76 among all six, 6.64 at most) with a little room.
+RACE_SPREAD_FOUR = 0.3   # among the four fastest Start spaces (all that are in play with up to four players)
+RACE_SPREAD_ALL = 0.8    # among all six (five and six players)
+RACE_TURNS = 7.0         # the slowest Start space
+
+
+# How often a beginner (``Wurrm.bot_actions``) achieves each value 0..6 in one roll: a lucky number 1–4 at
+# random, a wish the dice already show (1–3) or else 1 or 2, the free reroll of the dice that miss it. Sampled
+# once (20,000 rolls; tests/test_wurrm.py samples it again through the engine), so the gate is deterministic.
+BEGINNER_VALUES = (0.0995, 0.5465, 0.2952, 0.0588, 0.0, 0.0, 0.0)
+
+
+def race_turns(board: Board) -> dict[str, float]:
+    """``expected_race`` once per board (boards are cached per layout)."""
+    if not hasattr(board, "race"):
+        board.race = expected_race(board)
+    return board.race
+
+
+def expected_race(board: Board, cap: int = 3) -> dict[str, float]:
+    """Expected turns for a lone beginner to reach a Sleep space from each Start space, holding its Start
+    space's gems plus one (a middle seat's bonus): the beginner's steps (``Wurrm.bot_actions``: towards the
+    nearer Sleep space paying tolls while it has a gem, else towards a Gem space over open borders; ties at
+    random), End-your-turn stops, tolls and Gem spaces, solved by value iteration over (space, gems up to
+    ``cap``). The quick simulation gate of ``fair_layout``: no rivals, so no bumps or Attacks, but it prices
+    every Start space's race in turns, which a step count alone does not (End spaces, tolls, Gem spaces)."""
+    to_sleep = board.distances(board.sleeps, ("open", "toll"))
+    goals = [sid for sid, sp in board.spaces.items() if sp["type"] in ("gem", "sleep")]
+    to_gem = board.distances(goals, ("open",))
+    kinds = {sid: sp["type"] for sid, sp in board.spaces.items()}
+
+    @cache
+    def ends(here: str, left: int, gems: int, visited: frozenset) -> tuple:
+        """Where a move of ``left`` steps ends: ((space, gems), probability), the beginner's ties at random."""
+        dist = to_sleep if gems else to_gem
+        steps = [(o, k) for o, k in board.links[here].values()
+                 if o not in visited and k != "hostile" and (k == "open" or gems >= 1)]
+        if left == 0 or not steps:
+            return (((here, gems), 1.0),)
+        best = min(dist.get(o, 99) for o, _ in steps)
+        steps = [(o, k) for o, k in steps if dist.get(o, 99) == best]
+        out: dict = {}
+        for o, k in steps:
+            g = min(cap, gems - (k == "toll") + (kinds[o] == "gem"))
+            if kinds[o] in ("end", "sleep"):
+                sub = (((o, g), 1.0),)
+            else:
+                sub = ends(o, left - 1, g, visited | {o})
+            for key, p in sub:
+                out[key] = out.get(key, 0.0) + p / len(steps)
+        return tuple(out.items())
+
+    values = BEGINNER_VALUES
+    states = [(sid, g) for sid in board.spaces for g in range(cap + 1)]
+    moves = {st: [(p, ends(st[0], v, st[1], frozenset([st[0]]))) for v, p in enumerate(values) if v and p]
+             for st in states if kinds[st[0]] != "sleep"}
+    expect = {st: 0.0 for st in states}
+    for _ in range(200):
+        change = 0.0
+        for st, options in moves.items():
+            # E = 1 + P(0) E + sum_v P(v) sum_end P(end) E(end), solved for E
+            rest = sum(p * sum(q * expect[e] for e, q in out) for p, out in options)
+            new = (1 + rest) / (1 - values[0])
+            change = max(change, abs(new - expect[st]))
+            expect[st] = new
+        if change < 1e-4:
+            break
+    return {s: expect[(s, min(cap, board.spaces[s]["gems"] + 1))] for s in board.starts}
+
+
+def seat_bonus(index: int, players: int) -> int:
+    """Z4 (decided): the gems a player takes beside its Start space's, by its place in the turn order (0 first)
+    and the number of players (SEAT_BONUS)."""
+    return SEAT_BONUS[players][index]
+
+
+# Z4 (decided, issue #14): gems for playing later, by the number of players; measured by bench/wurrm_balance.py.
+SEAT_BONUS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 1, 1, 2), 5: (0, 1, 1, 2, 2), 6: (0, 1, 1, 2, 2, 3)}
+
+
+def open_starts(board: Board, players: int) -> list[str]:
+    """Z2 (decided, issue #14): the Start spaces in play. With six players all six; with fewer, the
+    max(players, 4) Start spaces with the shortest race (``race_turns``, ties by name) — on the recommended
+    board a1, a3, a4 and a6, which step straight onto a wing, while a2 and a5 lie a step behind them and are
+    left empty below five players."""
+    if players >= len(board.starts):
+        return list(board.starts)
+    race = race_turns(board)
+    keep = sorted(board.starts, key=lambda s: (round(race[s], 2), s))[:max(players, 4)]
+    return [s for s in board.starts if s in keep]
 
 
 def board_of(state: State) -> Board:
@@ -447,6 +560,7 @@ class Wurrm(Game):
         layout = random_layout(rng) if state["options"]["board"] == "random" else default_layout()
         state.update(
             layout=layout,
+            starts=open_starts(board_for(layout_key(layout)), len(seats)),
             phase="place",
             actor=seats[-1],
             turn=seats[0],
@@ -524,9 +638,8 @@ class Wurrm(Game):
         return getattr(self, f"_legal_{state['phase']}")(state, seat)
 
     def _legal_place(self, state, seat):
-        board = board_of(state)
         taken = set(state["positions"].values())
-        return [f"place {sid}" for sid in board.starts if sid not in taken]
+        return [f"place {sid}" for sid in state.get("starts") or board_of(state).starts if sid not in taken]
 
     def _legal_lucky(self, state, seat):
         return [f"lucky {n}" for n in range(1, 5)]
@@ -597,6 +710,42 @@ class Wurrm(Game):
                 out[d] = link[0]
         return out
 
+    def reach(self, state: State, seat: str) -> list[str]:
+        """Every space where the move in progress can end (issue #14: the mover's image marks them), Sleep
+        spaces included: paths of exactly the steps left (Z5: each space once per move), cut short by an
+        End-your-turn or Sleep space (Z2) or where no step remains; tolls and bribes paid from the gems held at
+        that moment, Gem spaces paying on the way (Z3, Z8), as ``steps`` and ``_play_move`` do."""
+        board = board_of(state)
+        mv = state["move"]
+        gain = 2 if option(state, "bribery") else 1
+        lucky = option(state, "lucky")
+        ends: set[str] = set()
+
+        def walk(here: str, left: int, visited: frozenset, gems: int, bank: int) -> None:
+            if left == 0:
+                ends.add(here)
+                return
+            moved = False
+            for there, kind in board.links[here].values():
+                cost = crossing_cost(state, kind, here, there)
+                if there in visited or cost is None or gems < cost:
+                    continue
+                moved = True
+                g, b = gems - cost, bank + cost
+                kind_there = board.spaces[there]["type"]
+                if kind_there == "gem":
+                    got = min(gain, b)
+                    g, b = g + got, b - got
+                if kind_there in ("end", "sleep") or (lucky and g >= LUCKY_WIN):
+                    ends.add(there)
+                else:
+                    walk(there, left - 1, visited | {there}, g, b)
+            if not moved:
+                ends.add(here)
+
+        walk(state["positions"][seat], mv["left"], frozenset(mv["visited"]), state["gems"][seat], state["bank"])
+        return sorted(ends)
+
     def petition_targets(self, state: State, seat: str) -> list[str]:
         return [s for s in state["seats"] if s != seat and state["gems"][s] > 0]
 
@@ -624,7 +773,7 @@ class Wurrm(Game):
                                 example=self._legal_place(state, seat)[0])
         sid = words[1]
         state["positions"][seat] = sid
-        bonus = seat_bonus(state["order"].index(seat))
+        bonus = seat_bonus(state["order"].index(seat), len(state["seats"]))
         took = transfer(state, None, seat, board_of(state).spaces[sid]["gems"] + bonus)
         if bonus:
             text = N_("{seat} starts on {space} and takes {gems} ({bonus} for playing later).").format(
@@ -978,6 +1127,7 @@ class Wurrm(Game):
     def view(self, state: State, viewer: str | None) -> dict:
         board = board_of(state)
         pet = state["petition"]
+        closed = set(board.starts) - set(state.get("starts") or board.starts)   # Z2: Start spaces not in play
         v = {
             "to_act": self.to_act(state),
             "seats": list(state["seats"]),
@@ -988,7 +1138,8 @@ class Wurrm(Game):
             "options": dict(state["options"]),
             "tiles": [dict(t) for t in board.tiles],
             "spaces": [{"id": sp["id"], "tile": sp["tile"], "type": sp["type"], "q": sp["q"], "r": sp["r"],
-                        **({"gems": sp["gems"]} if sp["type"] == "start" else {})}
+                        **({"gems": sp["gems"]} if sp["type"] == "start" else {}),
+                        **({"closed": True} if sp["id"] in closed else {})}
                        for sp in board.spaces.values()],
             "borders": [{"a": a, "b": b, "kind": kind} for a, b, kind in
                         sorted((*sorted(pair), kind) for pair, kind in board.borders.items())],
@@ -1014,7 +1165,8 @@ class Wurrm(Game):
         if state["move"] is not None:
             mv = state["move"]
             v["move"] = {"value": mv["value"], "left": mv["left"], "path": list(mv["visited"]),
-                         "options": self.steps(state, state["turn"]) if state["phase"] == "move" else {}}
+                         "options": self.steps(state, state["turn"]) if state["phase"] == "move" else {},
+                         "reach": self.reach(state, state["turn"]) if state["phase"] == "move" else []}
         if state["phase"] == "bump":
             v["bump_options"] = self.bump_steps(state, state["bumping"][0])
         if pet is not None:

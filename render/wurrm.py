@@ -55,7 +55,8 @@ SLEEP = (120, 70, 170)
 TOLL = (214, 160, 0)
 HOSTILE = (170, 20, 30)
 SEAM = (110, 90, 60)
-keep_exact(*TILE_TINTS.values(), GEM, ATTACK, END, SLEEP, TOLL, HOSTILE, SEAM)
+REACH = (30, 90, 220)   # where the move can end: blue, apart from the green next steps and the last move's gold
+keep_exact(*TILE_TINTS.values(), GEM, ATTACK, END, SLEEP, TOLL, HOSTILE, SEAM, REACH)
 TYPE_NAMES = {"start": W_("Start"), "gem": W_("Gem"), "attack": W_("Attack"), "end": W_("End your turn"),
               "sleep": W_("Sleep"), "plain": W_("plain")}
 
@@ -161,13 +162,14 @@ def sleep_shape(draw, centre, size, ground):
     draw.ellipse([cx - h + off, cy - h - off * 0.4, cx + h + off, cy + h - off * 0.4], fill=ground)
 
 
-def start_marks(draw, centre, size, gems):
-    """1–3 small diamonds: the gems this Start space gives."""
+def start_marks(draw, centre, size, gems, closed=False):
+    """1–3 small diamonds: the gems this Start space gives; grey on a Start space not in play at this table
+    (fewer than five players, Z2 as decided in engine/wurrm.py)."""
     cx, cy = centre
     step = size * 0.42
     for i in range(gems):
         x = cx + (i - (gems - 1) / 2) * step
-        gem_shape(draw, (x, cy), size * 0.4)
+        gem_shape(draw, (x, cy), size * 0.4, fill=(190, 190, 190) if closed else GEM)
 
 
 def avatar(draw, centre, size, colour, lucky, ring=None):
@@ -215,7 +217,8 @@ def paste_board(img, view, geo: Geometry, colours, names) -> None:
     patches around highlighted spaces are then drawn afresh (every space and border near enough to reach
     them, in draw_board's order, at the same coordinates) and pasted over it, so the pixels are those
     draw_board would draw."""
-    spaces = tuple((sp["id"], sp["q"], sp["r"], sp["tile"], sp["type"], sp.get("gems")) for sp in view["spaces"])
+    spaces = tuple((sp["id"], sp["q"], sp["r"], sp["tile"], sp["type"], sp.get("gems"), sp.get("closed", False))
+                   for sp in view["spaces"])
     borders = tuple((b["a"], b["b"], b["kind"]) for b in view["borders"])
     layer = board_layer(spaces, borders, geo.size, tuple(geo.centres.items()), img.width, geo.pointy,
                         i18n.current())
@@ -265,8 +268,8 @@ def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple, widt
     below the board (panels draw over that margin later, as they did over the board's edge)."""
     geo = Geometry.placed(size, dict(centres), pointy)
     view = {
-        "spaces": [{"id": i, "q": q, "r": r, "tile": t, "type": k, **({} if g is None else {"gems": g})}
-                   for i, q, r, t, k, g in spaces],
+        "spaces": [{"id": i, "q": q, "r": r, "tile": t, "type": k, "closed": c, **({} if g is None else {"gems": g})}
+                   for i, q, r, t, k, g, c in spaces],
         "borders": [{"a": a, "b": b, "kind": k} for a, b, k in borders],
         "last": {},
     }
@@ -290,7 +293,7 @@ def draw_symbol(draw, sp, centre, size, ground):
     elif kind == "sleep":
         sleep_shape(draw, at, s, ground)
     elif kind == "start":
-        start_marks(draw, at, size, sp.get("gems", 1))
+        start_marks(draw, at, size, sp.get("gems", 1), sp.get("closed", False))
 
 
 def draw_toll(draw, geo, a, b):
@@ -354,6 +357,33 @@ def draw_avatars(draw, view, geo, colours):
             dx = (i - (n - 1) / 2) * geo.size * 0.55
             ring = HIGHLIGHT if (seat in acting or seat == mover) and view["phase"] != "over" else None
             avatar(draw, (cx + dx, cy - geo.size * 0.12), size, colours[seat], view["lucky"].get(seat), ring)
+
+
+def reach_shown(view, viewer) -> list[str]:
+    """The spaces the move in progress can end on (engine ``reach``), shown on the mover's own image and the
+    channel's, not on another player's private image (issue #14)."""
+    move = view.get("move")
+    if view["phase"] != "move" or not move or viewer not in (None, view.get("actor")):
+        return []
+    return list(move.get("reach") or [])
+
+
+def draw_reach(img, view, geo, viewer) -> None:
+    """Every space the move can end on with the steps left gets a blue wash and a blue rim (the next steps keep
+    their green outline and direction word on top); the wash is light, so symbols and names still read."""
+    from PIL import ImageDraw
+
+    lit = [sid for sid in reach_shown(view, viewer) if sid in geo.centres]
+    if not lit:
+        return
+    mask = Image.new("L", img.size, 0)
+    md = ImageDraw.Draw(mask)
+    for sid in lit:
+        md.polygon(geo.corners(sid, 0.96), fill=60)
+    img.paste(REACH, (0, 0), mask)
+    draw = ImageDraw.Draw(img)
+    for sid in lit:
+        draw.polygon(geo.corners(sid, 0.9), outline=REACH, width=max(3, int(geo.size / 12)))
 
 
 def draw_options(draw, view, geo):
@@ -594,9 +624,11 @@ def draw_variants(draw, view, top) -> int:
     return top + 26 * (len(lines) - 1) + 28
 
 
-def draw_legend(draw, top, view=None) -> int:
+def draw_legend(draw, top, view=None, reach: bool = False) -> int:
     items = legend_items(view) if view else [("gem", _("Gem +1")), ("attack", _("Attack")), ("end", _("End turn")),
                                               ("sleep", _("Sleep")), ("toll", _("Toll 1")), ("hostile", _("Hostile"))]
+    if reach:
+        items = [*items, ("reach", _("Move can end here"))]
     x = MARGIN
     f = font(19)
     for kind, label in items:
@@ -611,6 +643,8 @@ def draw_legend(draw, top, view=None) -> int:
             end_shape(draw, c, 26)
         elif kind == "sleep":
             sleep_shape(draw, c, 24, BACKGROUND)
+        elif kind == "reach":
+            draw.polygon(hexagon(c, 14, True), fill=lighten(REACH, 0.7), outline=REACH, width=3)
         elif kind == "toll":
             draw.line([(c[0] - 13, c[1]), (c[0] + 13, c[1])], fill=TOLL, width=7)
             draw.ellipse([c[0] - 6, c[1] - 6, c[0] + 6, c[1] + 6], fill=TOLL, outline=darken(TOLL, 0.45))
@@ -638,6 +672,7 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
             draw_compass(draw, (MARGIN + 76, BANNER_H + 96))
         text, colour = banner_text(view, names)
         banner(draw, width, text, colour, height=BANNER_H)
+        draw_reach(img, view, geo, viewer)
         draw_options(draw, view, geo)
         draw_avatars(draw, view, geo, colours)
         height = int(layout_panels(draw, view, names, colours, board_bottom, viewer) + MARGIN)
@@ -646,13 +681,13 @@ def render(view: dict, names: dict, viewer: str | None) -> Image.Image:
         room = height  # panels taller than foreseen: draw again on a canvas that fits
 
 
-# The most the panels under the board can take: legend, three status lines and a petition, then the dice and
-# three rows of players (or the scores of six players).
-PANELS_MAX = 2 * 34 + 28 + 4 + 3 * 26 + 6 + 58 + max(8 + 34 + 6 * 38, 8 + 36 + 64 + 34 + 6 + 34 + 3 * 46)
+# The most the panels under the board can take: legend (three rows), three status lines and a petition, then
+# the dice and three rows of players (or the scores of six players).
+PANELS_MAX = 3 * 34 + 28 + 4 + 3 * 26 + 6 + 58 + max(8 + 34 + 6 * 38, 8 + 36 + 64 + 34 + 6 + 34 + 3 * 46)
 
 
 def layout_panels(draw, view, names, colours, top, viewer) -> int:
-    top = draw_legend(draw, top, view)
+    top = draw_legend(draw, top, view, reach=bool(reach_shown(view, viewer)))
     top = draw_variants(draw, view, top)
     top = draw_status(draw, view, names, top + 4)
     if view.get("result"):

@@ -18,7 +18,8 @@ NAMES = {str(100 + i): n for i, n in enumerate(["Ann", "Bartholomew the Long-Nam
 
 
 # Options whose private images hold more (MyWuXing's Think version shows the viewer's hand and chosen card).
-OPTIONS = {"mywuxing": [None, {"version": "think", "power_cards": "on"}]}
+# WURRM World's random boards too (issue #14: one wider than the default would shrink on a phone).
+OPTIONS = {"mywuxing": [None, {"version": "think", "power_cards": "on"}], "wurrm": [None, {"board": "random"}]}
 
 
 def positions(key: str, n: int, seed: int, options: dict | None = None) -> list[dict]:

@@ -88,3 +88,41 @@ def test_issue14_the_legend_wraps_within_the_image():
     bottom = draw_legend(draw, 0, view)
     assert {label for _, _, label in spans} >= {"Hostile (6 gems)", "Petition, order reverses"}
     assert all(right <= WIDTH - MARGIN for _, right, _ in spans) and bottom > 34
+
+
+def test_issue14_the_movers_image_marks_every_space_the_move_can_end_on():
+    """Z5 reach: the mover's own image (and the channel's) draws a blue rim on each space ``reach`` lists,
+    another player's private image does not; the legend explains the mark only where it is drawn."""
+    from render import RENDERERS
+    from render.wurrm import REACH, board_geometry, reach_shown
+
+    seats = ["0", "1", "2"]
+    s = G.new(seats, 4)
+    rnd = random.Random(4)
+    while not (s["phase"] == "move" and len(G.view(s, None)["move"]["reach"]) >= 3):
+        seat = rnd.choice(G.to_act(s))
+        s = G.apply(s, seat, rnd.choice(G.bot_actions(s, seat)))
+    mover = s["actor"]
+    other = next(x for x in seats if x != mover)
+    names = {x: f"P{x}" for x in seats}
+    reach = G.view(s, mover)["move"]["reach"]
+
+    def blue(viewer):
+        img = RENDERERS["wurrm"](G.view(s, viewer), names, viewer)
+        geo, _ = board_geometry(G.view(s, viewer))
+        rgb = img.convert("RGB")
+        marked = []
+        for sid in geo.centres:
+            (x0, y0), (x1, y1) = geo.corners(sid, 0.9)[:2]     # the middle of one side of the blue rim
+            mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+            if any(rgb.getpixel((int(mx) + dx, int(my) + dy)) == REACH for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
+                marked.append(sid)
+        return marked
+    assert reach_shown(G.view(s, mover), mover) == reach == reach_shown(G.view(s, None), None)
+    assert reach_shown(G.view(s, other), other) == []
+    assert set(reach) <= set(blue(mover)) and not blue(other)
+    from render.common import record_text
+    for viewer, shown in ((mover, True), (other, False)):
+        with record_text() as drawn:
+            RENDERERS["wurrm"](G.view(s, viewer), names, viewer)
+        assert any(text == "Move can end here" for _, text in drawn) == shown

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from engine import GAMES
 from table import Private, Reply, TableService, User, Where
+from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import name_seats, pages
 from table.store import StoreError
 
@@ -33,7 +34,8 @@ def lobby_view(row) -> discord.ui.View:
     view.add_item(ui.LobbyButton(gid, "start", "Start", discord.ButtonStyle.primary))
     view.add_item(ui.LobbyButton(gid, "shuffle", "Start (shuffled seats)"))
     game = GAMES.get(row.game)
-    select = ui.OptionSelect(gid, row.options, game.option_choices) if game else None
+    select = (ui.OptionSelect(gid, table_options(row.options), {**game.option_choices, **TABLE_OPTION_CHOICES})
+              if game else None)
     if select is not None:
         view.add_item(select)
     return view
@@ -251,7 +253,7 @@ class GameCog(commands.Cog):
     async def hint(self, interaction: discord.Interaction):
         await self.call(interaction, self.service.hint, private=True)
 
-    @game.command(name="option", description="Host: set a table option before the start")
+    @game.command(name="option", description="Host: set a table option before the start (any game: hints on/off)")
     @app_commands.describe(name="The option's name", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str):
         await self.call(interaction, self.service.set_option, name, value)
@@ -261,14 +263,16 @@ class GameCog(commands.Cog):
         row = await self.service.store.open_game(str(interaction.channel_id))
         if row is None or row.game not in GAMES:
             return []
-        return [app_commands.Choice(name=n, value=n) for n in GAMES[row.game].options if current.lower() in n][:25]
+        names = [*GAMES[row.game].options, *TABLE_OPTIONS]
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
     @option.autocomplete("value")
     async def option_value_complete(self, interaction: discord.Interaction, current: str):
         row = await self.service.store.open_game(str(interaction.channel_id))
         if row is None or row.game not in GAMES:
             return []
-        choices = GAMES[row.game].option_choices.get(str(interaction.namespace.name or ""), [])
+        choices = {**GAMES[row.game].option_choices, **TABLE_OPTION_CHOICES}.get(
+            str(interaction.namespace.name or ""), [])
         shown = [("on" if v else "off") if isinstance(v, bool) else str(v) for v in choices]
         return [app_commands.Choice(name=v, value=v) for v in shown if current.lower() in v.lower()][:25]
 

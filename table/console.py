@@ -24,6 +24,7 @@ from pathlib import Path
 from engine import GAMES
 
 from . import commands as game_commands
+from .records import TABLE_OPTIONS
 from .replies import Private, Reply, User, Where
 from .service import TableService, describe_settings, parse_option
 from .store import StoreError
@@ -37,11 +38,12 @@ HELP = """Commands (as in Discord):
   /game new game:<key> [option:value ...]   open a table here (games: {games})
   /game join | /game leave                  take or leave a seat
   /game addbot [level:easy|medium|hard]     the host adds a computer player (easy unless told)
-  /game option name:<option> value:<value>  the host sets a table option
+  /game option name:<option> value:<value>  the host sets a table option (every table: hints:on|off)
   /game start [order:shuffled]              the host starts the game
   /game move action:<text>                  play one of your legal actions
   /game actions                             list your legal actions now
   /game hint                                privately: what the hard computer would play now, and why
+                                            (unless the table has hints off)
   /game status | /game hand                 the table (public) | your private view
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes]
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
@@ -159,10 +161,11 @@ class Console:
             opts = {}
             if game is not None:
                 for name, value in options.items():
-                    if name not in game.options:
+                    default = {**game.options, **TABLE_OPTIONS}.get(name)
+                    if default is None:
                         return Reply.fail(user.id, f"{game.title} has no option '{name}'.")
                     try:
-                        opts[name] = parse_option(game.options[name], value)
+                        opts[name] = parse_option(default, value)
                     except ValueError as e:
                         return Reply.fail(user.id, str(e))
             return await svc.open_table(where, user, key, opts)

@@ -30,15 +30,18 @@ from render import RENDERERS
 
 from .records import (
     REMOVED,
+    TABLE_OPTIONS,
     UNDO,
     Record,
     Stats,
     effective_actions,
     export,
     export_bytes,
+    game_options,
     gif_within,
     rebuild,
     sample,
+    table_options,
     tally,
 )
 from .replies import Notice, Offer, Picture, Private, Reply, Turn, User, Where, name_seats
@@ -178,7 +181,7 @@ class TableService:
         names = self.text_names(row)
         seats = "\n".join(f"{i + 1}. {self.shown(s.name)}{' (computer)' if s.removed else ''}"
                           f"{' — host' if s.user_id == row.host else ''}" for i, s in enumerate(row.seats))
-        opts = ", ".join(f"{k}: {_show(v)}" for k, v in row.options.items()) or "none"
+        opts = ", ".join(f"{k}: {_show(v)}" for k, v in table_options(row.options).items())
         need = game.players_message()
         body = (f"{text}\n**{game.title}** — table open in this channel. {need}\n"
                 f"Seated:\n{seats}\nOptions: {opts}\n"
@@ -194,7 +197,8 @@ class TableService:
             known = ", ".join(sorted(k for k in GAMES))
             return Reply.fail(user.id, f"There is no game called '{game_key}'. Games: {known}.")
         try:
-            opts = game.check_options(options)
+            opts = {**game.check_options(game_options(options or {})),
+                    **{k: v for k, v in (options or {}).items() if k in TABLE_OPTIONS}}
         except IllegalAction as e:
             return Reply.fail(user.id, str(e))
         async with self.lock(where.channel):
@@ -289,12 +293,15 @@ class TableService:
             if user.id != row.host:
                 return Reply.fail(user.id, "Only the host can change the table options.", game_id=row.id)
             game = GAMES[row.game]
-            if name not in game.options:
-                known = ", ".join(game.options) or "none"
+            if name not in game.options and name not in TABLE_OPTIONS:
+                known = ", ".join([*game.options, *TABLE_OPTIONS])
                 return Reply.fail(user.id, f"{game.title} has no option '{name}'. Options: {known}.", game_id=row.id)
             try:
-                parsed = parse_option(game.options[name], value)
-                options = game.check_options({**row.options, name: parsed})
+                if name in TABLE_OPTIONS:
+                    options = {**row.options, name: parse_option(TABLE_OPTIONS[name], value)}
+                else:
+                    parsed = parse_option(game.options[name], value)
+                    options = {**row.options, **game.check_options({**game_options(row.options), name: parsed})}
             except (IllegalAction, ValueError) as e:
                 return Reply.fail(user.id, str(e), game_id=row.id)
             row = await self._update_lobby(row, options=options)
@@ -327,7 +334,7 @@ class TableService:
                 random.SystemRandom().shuffle(seats)
             seed = secrets.randbits(62)
             try:
-                state = game.new([s.user_id for s in seats], seed, row.options)
+                state = game.new([s.user_id for s in seats], seed, game_options(row.options))
             except IllegalAction as e:
                 return Reply.fail(user.id, str(e), game_id=row.id)
             timers, _ = await self._timers(row, game, None, state, seats)
@@ -646,6 +653,9 @@ class TableService:
         refused = self._not_a_player(row, user, "Hints are for the players of this game.")
         if refused:
             return refused
+        if not table_options(row.options)["hints"]:
+            return Reply.fail(user.id, "This table has hints turned off (the host chose so in the lobby: "
+                                       "`/game option name:hints value:off`).", game_id=row.id)
         game, state = self._state(row)
         if user.id not in game.to_act(state):
             return Reply.fail(user.id, "A hint is for your own decision: " + game.waiting_message(state, user.id),

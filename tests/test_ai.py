@@ -313,3 +313,20 @@ async def test_console_hints_off_answers_privately(svc, tmp_path):
     await console.handle("alice@chan /game hint")
     text = "\n".join(map(str, out))
     assert "[only alice sees]" in text and "hints turned off" in text and "[#chan]" not in text
+
+
+async def test_the_discord_lobby_select_offers_hints(svc):
+    """The host's option select lists hints with the game's options, the current value marked."""
+    from cogs import ui
+    from cogs.game import lobby_view
+    assert (await svc.open_table(HERE, ALICE, "wagara")).ok
+
+    def entries():
+        return {o.label: o.value for item in lobby_view(row).children if isinstance(item, ui._Select)
+                for o in item.item.options}
+
+    row = await svc.store.open_game(HERE.channel)
+    assert entries() == {"hints: on ✓": "hints=on", "hints: off": "hints=off"}
+    assert (await svc.set_option(HERE, ALICE, "hints", "off")).ok
+    row = await svc.store.open_game(HERE.channel)
+    assert entries() == {"hints: on": "hints=on", "hints: off ✓": "hints=off"}

@@ -330,3 +330,22 @@ async def test_the_discord_lobby_select_offers_hints(svc):
     assert (await svc.set_option(HERE, ALICE, "hints", "off")).ok
     row = await svc.store.open_game(HERE.channel)
     assert entries() == {"hints: on": "hints=on", "hints: off ✓": "hints=off"}
+
+
+async def test_discord_hints_off_in_the_lobby_select_then_hint_is_refused_privately(tmp_path):
+    from cogs.runner import TeahouseBot
+    from table import Store, TableService
+    from tests.fakediscord import FakeDiscord
+    from tests.support import answer
+
+    store = Store(tmp_path / "b.db")
+    async with FakeDiscord() as fake, fake.run(TeahouseBot(store, service=TableService(store))):
+        lobby = (await fake.slash("alice", "general", "game new", options={"game": "wagara"})).message
+        assert "hints: on" in lobby.content
+        select = lobby.selects()[0]
+        lobby = await answer(await fake.select("alice", lobby, select["custom_id"], ["hints=off"]))
+        assert "hints: off" in lobby.content
+        await fake.click("bob", lobby, label="Join")
+        await answer(await fake.click("alice", lobby, label="Start"))
+        refused = await answer(await fake.slash("alice", "general", "game hint"))
+        assert refused.ephemeral and "hints turned off" in refused.content

@@ -14,6 +14,7 @@ import i18n
 from engine import GAMES
 from i18n import _
 from table import Private, Reply, TableService, User, Where
+from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import name_seats, pages
 from table.store import StoreError
 
@@ -36,7 +37,8 @@ def lobby_view(row) -> discord.ui.View:
     view.add_item(ui.LobbyButton(gid, "start", _("Start"), discord.ButtonStyle.primary))
     view.add_item(ui.LobbyButton(gid, "shuffle", _("Start (shuffled seats)")))
     game = GAMES.get(row.game)
-    select = ui.OptionSelect(gid, row.options, game.option_choices) if game else None
+    select = (ui.OptionSelect(gid, table_options(row.options), {**game.option_choices, **TABLE_OPTION_CHOICES})
+              if game else None)
     if select is not None:
         view.add_item(select)
     return view
@@ -264,7 +266,7 @@ class GameCog(commands.Cog):
     async def hint(self, interaction: discord.Interaction):
         await self.call(interaction, self.service.hint, private=True)
 
-    @game.command(name="option", description="Host: set a table option before the start")
+    @game.command(name="option", description="Host: set a table option before the start (any game: hints on/off)")
     @app_commands.describe(name="The option's name", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str):
         await self.call(interaction, self.service.set_option, name, value)
@@ -274,7 +276,8 @@ class GameCog(commands.Cog):
         row = await self.service.store.open_game(str(interaction.channel_id))
         if row is None or row.game not in GAMES:
             return []
-        return [app_commands.Choice(name=i18n.word(n)[:100], value=n) for n in GAMES[row.game].options
+        names = [*GAMES[row.game].options, *TABLE_OPTIONS]
+        return [app_commands.Choice(name=i18n.word(n)[:100], value=n) for n in names
                 if current.lower() in n or current.lower() in i18n.word(n).lower()][:25]
 
     @option.autocomplete("value")
@@ -282,7 +285,8 @@ class GameCog(commands.Cog):
         row = await self.service.store.open_game(str(interaction.channel_id))
         if row is None or row.game not in GAMES:
             return []
-        choices = GAMES[row.game].option_choices.get(str(interaction.namespace.name or ""), [])
+        choices = {**GAMES[row.game].option_choices, **TABLE_OPTION_CHOICES}.get(
+            str(interaction.namespace.name or ""), [])
         # each value as the reader says it (on → sì), sent as the canonical value
         shown = [(ui.switch(v), "on" if v else "off") if isinstance(v, bool) else (i18n.word(str(v)), str(v))
                  for v in choices]

@@ -26,6 +26,7 @@ from engine import GAMES
 from i18n import N_, _, pgettext
 
 from . import commands as game_commands
+from .records import TABLE_OPTIONS
 from .replies import Private, Reply, User, Where
 from .service import TableService, describe_settings, parse_option
 from .store import StoreError
@@ -40,11 +41,12 @@ HELP = N_("""Commands (as in Discord):
   /game new game:<key> [option:value ...]   open a table here (games: {games})
   /game join | /game leave                  take or leave a seat
   /game addbot [level:easy|medium|hard]     the host adds a computer player (easy unless told)
-  /game option name:<option> value:<value>  the host sets a table option
+  /game option name:<option> value:<value>  the host sets a table option (every table: hints:on|off)
   /game start [order:shuffled]              the host starts the game
   /game move action:<text>                  play one of your legal actions
   /game actions                             list your legal actions now
   /game hint                                privately: what the hard computer would play now, and why
+                                            (unless the table has hints off)
   /game status | /game hand                 the table (public) | your private view
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes]
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
@@ -196,10 +198,11 @@ class Console:
             opts = {}
             if game is not None:
                 for name, value in options.items():
-                    if name not in game.options:
+                    default = {**game.options, **TABLE_OPTIONS}.get(name)
+                    if default is None:
                         return Reply.fail(user.id, _("{title} has no option '{name}'.", title=game.title, name=name))
                     try:
-                        opts[name] = parse_option(game.options[name], canonical(value, ("on", "off")))
+                        opts[name] = parse_option(default, canonical(value, ("on", "off")))
                     except ValueError as e:
                         return Reply.fail(user.id, e.args[0])
             return await svc.open_table(where, user, key, opts)

@@ -13,9 +13,26 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from engine import Game
+from i18n import W_
 
 from .replies import name_seats
 from .store import GameRow, LogEntry
+
+# Options of the table rather than of its game (issue #15: hints): set and shown in the lobby with the game's
+# options and stored with them, never handed to the engine. Tables stored before one existed have its default.
+TABLE_OPTIONS = {W_("hints"): True}        # the name as a word of its own, for the lobby in other languages
+TABLE_OPTION_CHOICES = {"hints": [True, False]}
+
+
+def game_options(options: dict) -> dict:
+    """What the engine is given of a table's options: all but the table's own."""
+    return {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+
+
+def table_options(options: dict) -> dict:
+    """A table's options with the table's own ones, at their defaults when never set."""
+    return {**options, **{k: options.get(k, v) for k, v in TABLE_OPTIONS.items()}}
+
 
 UNDO = "#undo"
 REMOVED = "#removed"
@@ -37,7 +54,7 @@ def effective_actions(entries: list[LogEntry]) -> list[LogEntry]:
 
 def rebuild(game: Game, row: GameRow, entries: list[LogEntry]) -> list:
     """Every state of the game from its seed: the start, then one after each effective move."""
-    state = game.new([s.user_id for s in row.seats], row.seed, row.options)
+    state = game.new([s.user_id for s in row.seats], row.seed, game_options(row.options))
     states = [state]
     for e in effective_actions(entries):
         state = game.apply(state, e.seat, e.action)

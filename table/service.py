@@ -33,15 +33,18 @@ from render import RENDERERS
 
 from .records import (
     REMOVED,
+    TABLE_OPTIONS,
     UNDO,
     Record,
     Stats,
     effective_actions,
     export,
     export_bytes,
+    game_options,
     gif_within,
     rebuild,
     sample,
+    table_options,
     tally,
 )
 from .replies import Notice, Offer, Picture, Private, Reply, Turn, User, Where, name_seats
@@ -241,7 +244,8 @@ class TableService:
         names = self.text_names(row)
         seats = "\n".join(_seat_line(i + 1, self.shown(s.name), s.removed, s.user_id == row.host)
                           for i, s in enumerate(row.seats))
-        opts = ", ".join(f"{k}: {_show(v)}" for k, v in row.options.items()) or pgettext("options", "none")
+        opts = (", ".join(f"{k}: {_show(v)}" for k, v in table_options(row.options).items())
+                or pgettext("options", "none"))
         need = i18n.line(game.players_message())
         body = _("{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"
                  "Join with `/game join`; {host} starts with `/game start`.", head=text, title=game.title,
@@ -258,7 +262,8 @@ class TableService:
             return Reply.fail(user.id, _("There is no game called '{name}'. Games: {games}.", name=game_key,
                                          games=known))
         try:
-            opts = game.check_options(options)
+            opts = {**game.check_options(game_options(options or {})),
+                    **{k: v for k, v in (options or {}).items() if k in TABLE_OPTIONS}}
         except IllegalAction as e:
             return Reply.fail(user.id, self.illegal(e))
         async with self.lock(where.channel):
@@ -359,13 +364,16 @@ class TableService:
             if user.id != row.host:
                 return Reply.fail(user.id, _("Only the host can change the table options."), game_id=row.id)
             game = GAMES[row.game]
-            if name not in game.options:
-                known = ", ".join(game.options) or pgettext("options", "none")
+            if name not in game.options and name not in TABLE_OPTIONS:
+                known = ", ".join([*game.options, *TABLE_OPTIONS]) or pgettext("options", "none")
                 return Reply.fail(user.id, _("{title} has no option '{name}'. Options: {options}.", title=game.title,
                                              name=name, options=known), game_id=row.id)
             try:
-                parsed = parse_option(game.options[name], value)
-                options = game.check_options({**row.options, name: parsed})
+                if name in TABLE_OPTIONS:
+                    options = {**row.options, name: parse_option(TABLE_OPTIONS[name], value)}
+                else:
+                    parsed = parse_option(game.options[name], value)
+                    options = {**row.options, **game.check_options({**game_options(row.options), name: parsed})}
             except IllegalAction as e:
                 return Reply.fail(user.id, self.illegal(e), game_id=row.id)
             except ValueError as e:
@@ -402,7 +410,7 @@ class TableService:
                 random.SystemRandom().shuffle(seats)
             seed = secrets.randbits(62)
             try:
-                state = game.new([s.user_id for s in seats], seed, row.options)
+                state = game.new([s.user_id for s in seats], seed, game_options(row.options))
             except IllegalAction as e:
                 return Reply.fail(user.id, self.illegal(e), game_id=row.id)
             timers, _keep = await self._timers(row, game, None, state, seats)
@@ -735,6 +743,9 @@ class TableService:
         refused = self._not_a_player(row, user, _("Hints are for the players of this game."))
         if refused:
             return refused
+        if not table_options(row.options)["hints"]:
+            return Reply.fail(user.id, _("This table has hints turned off (the host chose so in the lobby: "
+                                         "`/game option name:hints value:off`)."), game_id=row.id)
         game, state = self._state(row)
         if user.id not in game.to_act(state):
             return Reply.fail(user.id, _("A hint is for your own decision: {why}", why=self.names_in(

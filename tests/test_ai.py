@@ -267,3 +267,85 @@ async def test_hint_is_private_for_the_caller_on_their_own_decision(svc):
     # not Bob's decision any more (his card is down), nor a spectator's
     assert "your own decision" in err(await svc.hint(HERE, BOB))
     assert "players of this game" in err(await svc.hint(HERE, CAROL))
+
+
+async def test_the_host_can_turn_hints_off_in_the_lobby(svc, monkeypatch):
+    svc.ai_options = {"iterations": 8, "timed": False}
+    r = await svc.open_table(HERE, ALICE, "wagara")
+    assert "hints: on" in r.text                                    # every table has hints, on by default
+    assert (await svc.join(HERE, BOB)).ok
+    assert "Only the host" in err(await svc.set_option(HERE, BOB, "hints", "off"))
+    assert "on or off" in err(await svc.set_option(HERE, ALICE, "hints", "maybe"))
+    r = await svc.set_option(HERE, ALICE, "hints", "off")
+    assert r.ok and "hints: off" in r.text
+    assert (await svc.start(HERE, ALICE)).ok                         # the engine is never given the option
+    row = await svc.store.open_game(HERE.channel)
+    searched = []
+    monkeypatch.setattr(ai, "hint", lambda *a, **kw: searched.append(a) or "searched")
+    r = await svc.hint(HERE, ALICE)
+    assert "hints turned off" in err(r) and [p.user for p in r.private] == ["111"] and not r.text
+    assert searched == []
+    after = await svc.store.open_game(HERE.channel)
+    assert after.version == row.version and after.state == row.state   # a refused hint changes nothing
+    from table.records import rebuild
+    game, state = svc._state(after)
+    assert game.dump(rebuild(game, after, await svc.store.log(after.id))[-1]) == after.state
+
+
+async def test_a_game_option_set_after_hints_keeps_them(svc):
+    assert (await svc.open_table(HERE, ALICE, "mywuxing")).ok
+    assert (await svc.set_option(HERE, ALICE, "hints", "off")).ok
+    r = await svc.set_option(HERE, ALICE, "version", "think")
+    assert r.ok and "version: think" in r.text and "hints: off" in r.text
+    assert "Options: version, " in err(await svc.set_option(HERE, ALICE, "colour", "red"))
+    assert "hints" in err(await svc.set_option(HERE, ALICE, "colour", "red"))
+
+
+async def test_console_hints_off_answers_privately(svc, tmp_path):
+    from table.console import Console
+    out = []
+    console = Console(svc, tmp_path / "img", write=out.append)
+    await console.handle("alice@chan /game new game:wagara hints:off")
+    assert "hints: off" in "\n".join(map(str, out))
+    await console.handle("bob@chan /game join")
+    await console.handle("alice@chan /game start")
+    out.clear()
+    await console.handle("alice@chan /game hint")
+    text = "\n".join(map(str, out))
+    assert "[only alice sees]" in text and "hints turned off" in text and "[#chan]" not in text
+
+
+async def test_the_discord_lobby_select_offers_hints(svc):
+    """The host's option select lists hints with the game's options, the current value marked."""
+    from cogs import ui
+    from cogs.game import lobby_view
+    assert (await svc.open_table(HERE, ALICE, "wagara")).ok
+
+    def entries():
+        return {o.label: o.value for item in lobby_view(row).children if isinstance(item, ui._Select)
+                for o in item.item.options}
+
+    row = await svc.store.open_game(HERE.channel)
+    assert entries() == {"hints: on ✓": "hints=on", "hints: off": "hints=off"}
+    assert (await svc.set_option(HERE, ALICE, "hints", "off")).ok
+    row = await svc.store.open_game(HERE.channel)
+    assert entries() == {"hints: on": "hints=on", "hints: off ✓": "hints=off"}
+
+
+async def test_discord_hints_off_in_the_lobby_select_then_hint_is_refused_privately(tmp_path):
+    from cogs.runner import TeahouseBot
+    from table import Store, TableService
+    from tests.fakediscord import FakeDiscord
+    from tests.support import answer
+
+    store = Store(tmp_path / "b.db")
+    async with FakeDiscord() as fake, fake.run(TeahouseBot(store, service=TableService(store))):
+        lobby = (await fake.slash("alice", "general", "game new", options={"game": "wagara"})).message
+        assert "hints: on" in lobby.content
+        select = lobby.selects()[0]
+        lobby = await answer(await fake.select("alice", lobby, select["custom_id"], ["hints=off"]))
+        assert "hints: off" in lobby.content
+        await fake.click("bob", lobby, label="Join")
+        await answer(await fake.click("alice", lobby, label="Start"))
+        refused = await answer(await fake.slash("alice", "general", "game hint"))
+        assert refused.ephemeral and "hints turned off" in refused.content

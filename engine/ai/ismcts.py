@@ -15,6 +15,12 @@ Rewards: a win 1, a shared win 1/k, a loss 0, plus a small score-margin term (``
 rollout is scored by ``heuristics.evaluate``. The only things read from the true state are what the seat
 sees: who acts (``to_act``) and the seat's own legal actions, which come from its view.
 
+Simultaneous choices (face-down cards, secret votes: several seats to act at once) are taken one after the
+other in the tree, so a later chooser's node hangs below the earlier choice, as if it saw it: pessimistic
+for the searching seat when it chooses first. A variant that weighed each later choice of such a set blind
+(statistics kept where the set began, drawn by a softmax) fixed matching pennies but won only 10 of 30
+MyWuXing games head to head against this search at medium's budget, so it was left out (issue #15).
+
 Iterations play on one private copy each (the determinization), with ``Game.play`` in place: it is ``apply``
 without the deep copy, and the search only offers legal actions to seats that are to act.
 """

@@ -28,7 +28,7 @@ from pathlib import Path
 import i18n
 from engine import GAMES, Game, IllegalAction, ai
 from engine.bots import random_action
-from i18n import N_, _, ngettext, pgettext
+from i18n import N_, W_, _, ngettext, pgettext
 from render import RENDERERS
 
 from .records import (
@@ -55,6 +55,8 @@ log = logging.getLogger("teahouse.table")
 RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
 MAX_BOT_STEPS = 2000
 BOT_LEVEL = re.compile(r"\((easy|medium|hard)\)$")
+BOT_NAME = N_("Computer {n} ({level})")
+LEVEL_WORDS = (W_("easy"), W_("medium"), W_("hard"))
 STAND_IN_LEVEL = "medium"     # a computer playing for a person: skipped turns and removed seats
 REMOVED_TEXT = N_("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
                   "can no longer act, take back a move or see its hand.")
@@ -125,9 +127,19 @@ class TableService:
         """A display name as written into a message (escaped for the front end's markup)."""
         return self.escape(name)
 
+    @staticmethod
+    def seat_name(user_id: str, name: str) -> str:
+        """A seat's name as shown: a computer's stored English name ("Computer 2 (hard)", which also keeps
+        its level) in the reader's language; a person's as typed."""
+        return i18n.line(name) if user_id.startswith(BOT_PREFIX) else name
+
+    def seat_names(self, row: GameRow) -> dict[str, str]:
+        """Seat id → display name as typed (computers' in the reader's language), for images and labels."""
+        return {k: self.seat_name(k, v) for k, v in row.names.items()}
+
     def text_names(self, row: GameRow) -> dict[str, str]:
-        """Seat id → display name, escaped for messages (images and labels take ``row.names`` as typed)."""
-        return {k: self.escape(v) for k, v in row.names.items()}
+        """Seat id → display name, escaped for messages (images and labels take ``seat_names`` as typed)."""
+        return {k: self.escape(v) for k, v in self.seat_names(row).items()}
 
     def names_in(self, text: str, row: GameRow) -> str:
         """An engine text (a log line) with seat ids replaced by display names, for a message."""
@@ -155,7 +167,7 @@ class TableService:
         if not self.render:
             return None
         view = game.view(state, viewer)
-        names = dict(row.names)
+        names = self.seat_names(row)
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
         # the channel's picture speaks the channel's language, a private one its viewer's (when it is the caller)
         locale = i18n.user_locale() if viewer is not None and viewer == i18n.caller() else i18n.current()
@@ -174,11 +186,11 @@ class TableService:
         except Exception:                      # a description must never stop the picture being sent
             log.exception("summary of %s failed", row.game)
             text = N_("{title}: the table.").format(title=game.title)
-        return name_seats(i18n.line(text), dict(row.names))[:1024]
+        return name_seats(i18n.line(text), {k: TableService.seat_name(k, v) for k, v in row.names.items()})[:1024]
 
     def turn(self, row: GameRow, game: Game, state) -> Turn:
         acting = game.to_act(state)
-        turn = Turn(row.id, row.game, row.version, acting, names=row.names, table=game.view(state, None))
+        turn = Turn(row.id, row.game, row.version, acting, names=self.seat_names(row), table=game.view(state, None))
         for seat in acting:
             if game.private_actions(state, seat):
                 turn.private_seats.append(seat)
@@ -242,7 +254,8 @@ class TableService:
     def _lobby_reply(self, row: GameRow, text: str) -> Reply:
         game = GAMES[row.game]
         names = self.text_names(row)
-        seats = "\n".join(_seat_line(i + 1, self.shown(s.name), s.removed, s.user_id == row.host)
+        seats = "\n".join(_seat_line(i + 1, self.shown(self.seat_name(s.user_id, s.name)), s.removed,
+                                      s.user_id == row.host)
                           for i, s in enumerate(row.seats))
         opts = (", ".join(f"{k}: {_show(v)}" for k, v in table_options(row.options).items())
                 or pgettext("options", "none"))
@@ -322,7 +335,8 @@ class TableService:
             n = 1 + sum(1 for s in row.seats if s.is_bot)
             while any(s.user_id == f"{BOT_PREFIX}{n}" for s in row.seats):
                 n += 1
-            seats = row.seats + [Seat(f"{BOT_PREFIX}{n}", f"Computer {n} ({level})", True)]
+            # stored in English (the level is read back from it: bot_level); shown translated (seat_name)
+            seats = row.seats + [Seat(f"{BOT_PREFIX}{n}", BOT_NAME.format(n=n, level=level), True)]
             row = await self._update_lobby(row, seats=seats)
             if isinstance(row, Reply):
                 return Reply.fail(user.id, _("The table changed meanwhile; try again."))
@@ -419,7 +433,7 @@ class TableService:
                                                   now=self.clock(), timers=timers, waiting=game.to_act(state))
             except VersionConflict:
                 return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
-            order = ", ".join(self.shown(s.name) for s in seats)
+            order = ", ".join(self.shown(self.seat_name(s.user_id, s.name)) for s in seats)
             lines = [_("{title} begins! Seat order: {order}.", title=game.title, order=order)]
             row, state, bot_lines = await self._run_bots(row, game, state)
         log.info("game %s: started with %d seats", row.id, len(seats))

@@ -123,3 +123,22 @@ def test_guides_are_chosen_by_language():
         italian = svc.rules("wagara")
     english = svc.rules("wagara")
     assert italian != english and "canoa" in italian.lower() and "canoe" in english.lower()
+
+
+async def test_a_computer_seat_is_named_in_the_readers_language(tmp_path):
+    # stored in English (its level is read back from the name), shown translated
+    from table import Store
+
+    store = await Store(tmp_path / "b.db").open()
+    try:
+        svc = TableService(store, clock=Clock(), render=False)
+        ada = User("ada", "Ada", "it")
+        await svc.open_table(Where("c", "g", "it"), ada, "wagara")
+        reply = await svc.add_bot(Where("c", "g", "it"), ada, "hard")
+        assert "Computer 1 (difficile)" in reply.text
+        english = await svc.status(Where("c", "g", "en"), User("bo", "Bo", "en"))
+        assert "Computer 1 (hard)" in (english.text or "") + "".join(p.text for p in english.private)
+        row = await store.open_game("c")
+        assert [s.name for s in row.seats][1] == "Computer 1 (hard)"
+    finally:
+        await store.close()

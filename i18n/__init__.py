@@ -317,15 +317,28 @@ def _line_in(locale: str, game: str | None, text: str) -> str:
         # a parameter never spans the end of a sentence: in "A reveals 3. B ends the turn." the template
         # "{seat} reveals {card}." must not take "3. B ends the turn" for its card
         if m and not any(_SENTENCE_END.search(v) for v in m.groupdict().values()):
-            params = {k: _line(locale, v) if " " in v else _word(locale, v) for k, v in m.groupdict().items()}
+            params = {k: _value(locale, v) for k, v in m.groupdict().items()}
             return cat.gettext(template).format(**params)
     # several sentences joined ("A. B."): translate each; a sentence no template makes, clause by clause
     # ("A: b; c") — sentences first, so "X. Game over: a wins." still finds "Game over: {winner} wins."
-    for boundary in (r"(?<=[.!?])\s+", r"(?<=[:;])\s+"):
+    for boundary in (r"(?<=[.!?])\s+", r"(?<=[:;])\s+", r"(?<=,)\s+"):
         parts = re.split(boundary, text)
         if len(parts) > 1:
             return " ".join(_line(locale, p) for p in parts)
     return text
+
+
+def _value(locale: str, value: str) -> str:
+    """A template's parameter in translation: a game word, a sentence, or a list ("a 3 gems, b 1 gem") whose
+    items each translate on their own (when they all do; else the list as one text)."""
+    if " " not in value:
+        return _word(locale, value)
+    if ", " in value:
+        items = value.split(", ")
+        done = [_line(locale, item) for item in items]
+        if all(d != item for d, item in zip(done, items, strict=True) if " " in item):
+            return ", ".join(done)
+    return _line(locale, value)
 
 
 def _known(locale: str, sentence: str) -> bool:

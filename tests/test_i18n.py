@@ -142,3 +142,9 @@ async def test_a_computer_seat_is_named_in_the_readers_language(tmp_path):
         assert [s.name for s in row.seats][1] == "Computer 1 (hard)"
     finally:
         await store.close()
+
+
+def test_a_list_of_scores_reads_item_by_item():
+    # "Scores: a 3 gems, b 1 gem." — each item is a sentence of its own in translation
+    with i18n.speaking("it"), i18n.playing("wagara"):
+        assert i18n.line("Scores: a 0 gems, b 2 gems, c 1 gem.") == "Punteggi: a 0 gemme, b 2 gemme, c 1 gemma."

@@ -117,6 +117,16 @@ class Greedy:
     def __init__(self, blind: bool = False):
         self.blind = blind
         self.maps: dict[tuple, Map] = {}
+        self.seen: dict[tuple, int] = {}   # (seat, every avatar's space) at the start of a move -> times
+
+    def stuck(self, view, seat) -> bool:
+        """The same move from the same places for the third time: two greedy racers can bump each other back
+        and forth for ever (both must stop on one End-your-turn space before a Sleep space, and whoever stands
+        there is bumped off before its turn). Players at a table see the loop and try another way, so does this
+        one (a random first step)."""
+        key = (seat, view["move"]["value"], tuple(sorted(view["positions"].items())))
+        self.seen[key] = self.seen.get(key, 0) + 1
+        return self.seen[key] >= 3
 
     def map(self, view) -> Map:
         key = tuple(sorted((sp["id"], sp["q"], sp["r"]) for sp in view["spaces"]))
@@ -187,6 +197,8 @@ class Greedy:
         if phase == "move":
             mv = view["move"]
             here = view["positions"][seat]
+            if mv["left"] == mv["value"] and self.stuck(view, seat):
+                return rnd.choice(legal)
             _, path = self.plan(m, view, seat, here, mv["left"], frozenset(mv["path"]), gems, view["bank"])
             if path and f"move {path[0]}" in legal:
                 return f"move {path[0]}"
@@ -243,6 +255,9 @@ def play(n: int, seed: int, policies: list, options: dict | None = None) -> dict
     rnd = random.Random(seed * 7919 + n)
     state = G.new(seats, seed, options)
     starts: dict[str, str] = {}
+    for pol in policies:
+        if pol is not None:
+            pol.seen.clear()    # a new game: no loop yet
     for _ in range(20000):
         if G.result(state) is not None:
             break
@@ -355,6 +370,7 @@ def effects(games: int) -> list[str]:
     for seed in range(max(50, games // 10)):
         rnd = random.Random(seed)
         state = G.new(["0", "1"], seed)
+        greedy.seen.clear()
         while G.result(state) is None:
             seat = G.to_act(state)[0]
             action = greedy.act(state, seat, rnd)
@@ -455,19 +471,20 @@ def random_layouts(args) -> None:
         saved = wurrm.default_layout
         wurrm.default_layout = lambda layout=layout: [list(p) for p in layout]
         try:
-            worst = []
+            worst, lines = [], []
             for policy in args.policy:
                 for n in args.players:
                     st = run(n, args.games, policy, seed0=k * 100000, quiet=True, jobs=args.jobs)
+                    lines.append(show(st))
                     if verdict(st):
-                        worst.append(show(st))
+                        worst.append(lines[-1])
         finally:
             wurrm.default_layout = saved
         failed += bool(worst)
         fallback = " (the recommended layout: no draw passed)" if layout == wurrm.default_layout() else ""
         print(f"layout {k}: generated in {made:.2f}s{fallback}: {'OK' if not worst else 'MISSES'} {layout}",
               flush=True)
-        for line in worst:
+        for line in lines:
             print("   ", line, flush=True)
     print(f"{args.random_layouts - failed}/{args.random_layouts} random layouts meet every target")
 

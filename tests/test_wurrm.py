@@ -15,14 +15,22 @@ from engine.wurrm import (
     MIN_RACE,
     RACE_SPREAD_ALL,
     SEAT_BONUS,
+    SEAT_EDGE,
     board_for,
+    candidate_layouts,
     default_layout,
+    expected_race,
     fair_layout,
     fair_race,
+    fair_seats,
+    finish_chances,
     layout_key,
     open_starts,
     race_turns,
     random_layout,
+    random_layouts,
+    seat_chances,
+    seat_edge,
 )
 from tests.protocol import check_view, play_random
 
@@ -100,7 +108,9 @@ def test_Z1_two_routes_sharing_no_space_lead_from_every_start_to_each_sleep():
     for start in BOARD.starts:
         for sleep in BOARD.sleeps:
             assert BOARD.disjoint_routes(start, sleep) >= 2, (start, sleep)
-    assert BOARD.open_routes() and fair_layout(BOARD)
+    # The seat gate is for random boards: the recommended board's seats are measured by whole games
+    # (bench/wurrm_balance.py, DESIGN.md), where its lone racers' edge (0.14) says little (Attacks hand gems back).
+    assert BOARD.open_routes() and fair_layout(BOARD, seats=False) and not fair_seats(BOARD)
     dist = BOARD.distances_to_sleep()
     assert MIN_RACE <= min(dist[s] for s in BOARD.starts) and max(dist[s] for s in BOARD.starts) <= MAX_RACE
 
@@ -169,23 +179,62 @@ def test_Z1_spaces_of_neighbouring_tiles_touch():
     assert len(cross) >= 12                                   # six tile-to-tile joins, both ways
 
 
-def test_Z1_issue14_random_layouts_pass_the_structure_and_the_race_gate():
-    """Every random layout is drawn with the half-turn symmetry of the recommended board and kept only if
-    ``fair_layout`` holds: two routes sharing no space, no trap, a race of 7–10 steps, the image width, and the
-    quick simulation gate ``fair_race`` (a handful of seeds: generating one takes ~0.2 s)."""
-    layouts = set()
-    for seed in range(8):
-        layout = random_layout(Rng({"rng": seed_state(seed)}))
+def test_Z1_issue14_random_layouts_pass_every_check():
+    """``board: random`` draws from data/wurrm/random_layouts.json (bench/wurrm_layouts.py): every entry is one of
+    ``candidate_layouts`` (two wings, the half turn of itself) and passes ``fair_layout`` — two routes sharing no
+    space, no trap, a race of 7–10 steps, the image width, the race gate ``fair_race`` and the seat gate
+    ``fair_seats`` — checked again here, entry by entry."""
+    listed = random_layouts()
+    assert len(listed) >= 12
+    candidates = {layout_key(c) for c in candidate_layouts()}
+    for layout in listed:
         board = board_for(layout_key(layout))
-        assert layout != default_layout() and board.connected() and fair_layout(board) and fair_race(board), seed
+        assert layout_key(layout) in candidates and layout != default_layout()
+        assert board.connected() and fair_layout(board) and fair_race(board) and fair_seats(board), layout
         assert board.open_routes() and board.drawn_width() <= MAX_DRAWN_WIDTH
         dist = board.distances_to_sleep()
         assert min(dist[s] for s in board.starts) >= MIN_RACE
         pos = {(p[1], p[2]): p[0] for p in layout}
         assert all(pos[(-a, -b)] == {"a": "a", "b": "c", "c": "b", "d": "e", "e": "d", "f": "g", "g": "f"}[t]
                    for (a, b), t in pos.items())                 # the half turn of itself
-        layouts.add(layout_key(layout))
-    assert len(layouts) >= 6                                  # they really vary
+    assert len({layout_key(x) for x in listed}) == len(listed)
+    drawn = {layout_key(random_layout(Rng({"rng": seed_state(seed)}))) for seed in range(12)}
+    assert len(drawn) >= 6                                    # they really vary
+
+
+def test_Z1_issue14_the_seat_gate_refuses_a_board_where_a_second_gem_buys_nothing():
+    """A board that passed the race gate before the seat gate (random seed 0's board then): every toll on its
+    short routes is paid by the one gem every Start space gives, so the seat gems buy the later seats nothing
+    and the first seat won 56.7 % at two beginners (bench/wurrm_balance.py, 300 games). The lone racers'
+    first seat wins about 61 % there, outside SEAT_EDGE."""
+    layout = [["a", 0, 0, 0], ["b", -1, 0, 4], ["d", -1, -1, 5], ["f", 0, -2, 5], ["c", 1, 0, 1], ["e", 1, 1, 2],
+              ["g", 0, 2, 2]]
+    board = board_for(layout_key(layout))
+    assert fair_layout(board, seats=False) and fair_race(board)
+    assert seat_edge(board) > SEAT_EDGE[1] + 0.1 and not fair_seats(board) and not fair_layout(board)
+    gems = {g: finish_chances(board, "a1", g) for g in (1, 2, 3)}
+    assert gems[1] == gems[2] == gems[3]                     # a second gem changes nothing
+
+
+def test_issue14_the_lone_race_chances_agree_with_the_expected_race():
+    """``finish_chances`` (turn by turn) and ``expected_race`` (value iteration) follow the same chain: the
+    expected finish is the sum of the chances of not having finished yet; the seats' chances add up to one and,
+    with no seat gems, moving first is an advantage."""
+    race = expected_race(BOARD)
+    for start in BOARD.starts:
+        chances = finish_chances(BOARD, start, BOARD.spaces[start]["gems"] + 1)
+        assert chances == sorted(chances) and chances[-1] > 0.999
+        assert abs(1 + sum(1 - c for c in chances) - race[start]) < 0.01, start
+    for n in (2, 3, 4, 5, 6):
+        assert abs(sum(seat_chances(BOARD, n)) - 1) < 1e-9
+    layout = random_layouts()[0]
+    board = board_for(layout_key(layout))
+    saved = dict(SEAT_BONUS)
+    try:
+        SEAT_BONUS[2] = (0, 0)
+        assert seat_chances(board, 2)[0] > 0.5
+    finally:
+        SEAT_BONUS.update(saved)
 
 
 def test_Z1_issue14_the_race_gate_refuses_a_lopsided_board():

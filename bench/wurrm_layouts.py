@@ -1,0 +1,94 @@
+"""WURRM World: list the random arrangements that pass every check (issue #14), for ``board: random``.
+
+    .venv/bin/python bench/wurrm_layouts.py [--games 300]   # rewrites data/wurrm/random_layouts.json
+    .venv/bin/python bench/wurrm_layouts.py --reuse --games 300   # only the simulation, on the current list
+
+Runs ``fair_layout`` (structure, the race gate ``fair_race``, the seat gate ``fair_seats``) on every
+arrangement of ``engine.wurrm.candidate_layouts`` (a few minutes), then, with ``--games N``, plays N beginner
+games on each survivor at 2 and 4 players (bench/wurrm_balance.py) and keeps it only if every seat is within
+±5 points of fair and the game length meets its bounds. Far too slow for game setup, so setup draws from the
+list this writes. Prints what passed each stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import wurrm  # noqa: E402
+
+PLAYERS = (2, 4)
+
+
+def gated() -> list:
+    counts = {"candidates": 0, "structure and race": 0, "seats": 0}
+    edges: dict[float, int] = {}
+    kept = []
+    for layout in wurrm.candidate_layouts():
+        counts["candidates"] += 1
+        board = wurrm.Board(wurrm.layout_key(layout))    # not the cache: thousands of boards, each seen once
+        if not wurrm.fair_layout(board, seats=False):
+            continue
+        counts["structure and race"] += 1
+        edge = round(wurrm.seat_edge(board), 3)
+        edges[edge] = edges.get(edge, 0) + 1
+        if wurrm.fair_seats(board):
+            counts["seats"] += 1
+            kept.append(layout)
+    print(counts)
+    print("seat edges (first seat at 2 players, lone racers) of the boards passing structure and race:")
+    print(" ".join(f"{e:.3f}×{n}" for e, n in sorted(edges.items())))
+    return kept
+
+
+def simulated(layouts: list, games: int) -> list:
+    """The layouts whose simulated seats and game length meet issue #14's bounds at PLAYERS."""
+    from bench.wurrm_balance import run, show, verdict
+    kept = []
+    for k, layout in enumerate(layouts):
+        saved = wurrm.default_layout
+        wurrm.default_layout = lambda layout=layout: [list(p) for p in layout]
+        try:
+            lines, ok = [], True
+            for n in PLAYERS:
+                st = run(n, games, "beginner", seed0=700000 + k * 1000, quiet=True)
+                lines.append(show(st))
+                ok &= not [b for b in verdict(st) if b != "starts"]   # Start spaces: too few games each here
+        finally:
+            wurrm.default_layout = saved
+        print(f"{k}: {'kept' if ok else 'dropped'} {layout}", flush=True)
+        for line in lines:
+            print("   ", line, flush=True)
+        if ok:
+            kept.append(layout)
+    return kept
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=0, help="beginner games per layout and player count")
+    ap.add_argument("--reuse", action="store_true", help="simulate the current list instead of enumerating")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    if args.reuse:
+        layouts = [x for x in wurrm.random_layouts() if wurrm.fair_layout(wurrm.Board(wurrm.layout_key(x)))]
+    else:
+        layouts = gated()
+    about = ("Random WURRM World arrangements that pass engine.wurrm.fair_layout; written by"
+             " bench/wurrm_layouts.py (issue #14).")
+    if args.games:
+        layouts = simulated(layouts, args.games)
+        about += (f" Each also won within ±5 points of fair in every seat over {args.games} simulated beginner"
+                  f" games at {' and '.join(map(str, PLAYERS))} players.")
+    out = {"about": about, "layouts": layouts}
+    wurrm.RANDOM_FILE.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"{len(layouts)} layouts written, {time.perf_counter() - t0:.0f}s")
+
+
+if __name__ == "__main__":
+    main()

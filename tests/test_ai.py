@@ -8,10 +8,13 @@ and the same statistics with the same seed. Tests use iteration budgets only, ne
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 
 from engine import GAMES, ai
+from engine.ai.ismcts import WIDEN, search
+from engine.ai.policy import search_actions
 from engine.rng import Rng, seed_state
 from table import User, Where
 from tests.support import err
@@ -157,6 +160,64 @@ def test_search_statistics_add_up():
     stats = ai.analyse(game, state, game.to_act(state)[0], "hard", 0, iterations=60, timed=False)
     assert stats.iterations == 60 and sum(v for _, v, _ in stats.actions) == 60
     assert all(0.0 <= w <= 1.0 for _, _, w in stats.actions)
+
+
+def _narrowed(key, seed=1):
+    """A decision where the beginner's ``bot_actions`` keep several, but not all, of the legal actions."""
+    game = GAMES[key]
+    for state, seat in decisions(game, 2, {}, seed=seed, every=1):
+        weighed = search_actions(game, state, seat, game.legal_actions(state, seat))
+        bot = game.bot_actions(state, seat)
+        if 1 < len(bot) < len(weighed) - 1:
+            return game, state, seat, bot, weighed
+    raise AssertionError("no narrowed decision")
+
+
+@pytest.mark.parametrize("key", ["wagara", "wurrm"])
+def test_a_small_budget_searches_the_beginners_choices_first(key):
+    """Root progressive widening: below WIDEN iterations per extra action, only ``bot_actions`` are tried
+    (medium lost to easy when its few rollouts were spread over every legal action)."""
+    game, state, seat, bot, weighed = _narrowed(key)
+    small = WIDEN * len(bot)
+    stats = ai.analyse(game, state, seat, "medium", 4, iterations=small, timed=False)
+    visited = {a for a, n, _ in stats.actions if n}
+    assert visited == set(bot) and stats.best in bot
+    assert {a for a, _, _ in stats.actions} == set(weighed)       # the others are listed, unvisited
+    # a larger budget admits every legal action, one more per WIDEN iterations
+    big = ai.analyse(game, state, seat, "hard", 4, iterations=WIDEN * (len(weighed) + 2), timed=False)
+    assert all(n for _, n, _ in big.actions)
+    assert sum(n for _, n, _ in big.actions) == big.iterations
+
+
+def test_the_prior_is_read_on_a_determinization_never_the_true_state(monkeypatch):
+    """A game whose ``bot_actions`` peeked at hidden information (here the generator, hidden in every game)
+    could not leak it through the prior: the search asks it on a redrawn state. Twin states that differ in
+    the peeked bit search the same."""
+    game, state, seat, bot, weighed = _narrowed("wurrm")
+    real = type(game).bot_actions
+
+    def peeked(st):
+        return zlib.crc32(repr(st["rng"]).encode()) % 2
+
+    def peeking(self, st, who):
+        actions = real(self, st, who)
+        return actions[:1] if who == seat and peeked(st) else actions
+
+    monkeypatch.setattr(type(game), "bot_actions", peeking)
+    twins = [game.determinize(state, seat, engine_rng(k)) for k in range(12)]
+    twins = [next(t for t in twins if peeked(t)), next(t for t in twins if not peeked(t))]
+    assert all(game.view(t, seat) == game.view(state, seat) for t in twins)
+    results = [ai.analyse(game, t, seat, "medium", 8, iterations=20, timed=False).actions for t in twins]
+    assert results[0] == results[1]
+
+
+def test_a_time_budget_never_cuts_below_the_floor():
+    """A busy machine gives a level at least its floor of iterations: with no time at all, exactly it."""
+    game, state, seat, _, _ = _narrowed("wurrm")
+    stats = search(game, state, seat, iterations=500, seconds=0.0, seed=1, floor=17)
+    assert stats.iterations == 17 and sum(n for _, n, _ in stats.actions) == 17
+    assert ai.BUDGETS["medium"].floor <= ai.BUDGETS["medium"].iterations
+    assert ai.budget("hard", iterations=10).floor == 10             # never above the iteration budget
 
 
 def test_hint_text_names_the_top_two():

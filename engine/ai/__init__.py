@@ -25,18 +25,19 @@ class Budget:
     iterations: int
     seconds: float | None
     rollout_cap: int
+    floor: int = 0          # iterations a time budget never cuts (the budgets measured against easy)
 
 
 BUDGETS: dict[str, Budget] = {
-    "medium": Budget(iterations=250, seconds=0.25, rollout_cap=30),
-    "hard": Budget(iterations=3000, seconds=0.85, rollout_cap=40),
+    "medium": Budget(iterations=250, seconds=0.25, rollout_cap=30, floor=20),
+    "hard": Budget(iterations=3000, seconds=0.85, rollout_cap=40, floor=60),
 }
 
 
 def budget(level: str, *, iterations: int | None = None, timed: bool = True) -> Budget:
     b = BUDGETS[level]
-    return Budget(iterations if iterations is not None else b.iterations, b.seconds if timed else None,
-                  b.rollout_cap)
+    n = iterations if iterations is not None else b.iterations
+    return Budget(n, b.seconds if timed else None, b.rollout_cap, min(b.floor, n))
 
 
 def choose(game: Game, state: State, seat: str, level: str = "medium", rng_seed: int | str = 0, *,
@@ -53,7 +54,7 @@ def choose(game: Game, state: State, seat: str, level: str = "medium", rng_seed:
     b = budget(level, iterations=iterations, timed=timed)
     try:
         return search(game, state, seat, iterations=b.iterations, seconds=b.seconds, seed=rng_seed,
-                      rollout_cap=b.rollout_cap).best
+                      rollout_cap=b.rollout_cap, floor=b.floor).best
     except NotImplementedError:     # a game that cannot resample its hidden information: never peek, play easy
         return choose(game, state, seat, "easy", rng_seed)
 
@@ -62,7 +63,7 @@ def analyse(game: Game, state: State, seat: str, level: str = "hard", rng_seed: 
             iterations: int | None = None, timed: bool = True) -> Stats:
     b = budget(level, iterations=iterations, timed=timed)
     return search(game, state, seat, iterations=b.iterations, seconds=b.seconds, seed=rng_seed,
-                  rollout_cap=b.rollout_cap)
+                  rollout_cap=b.rollout_cap, floor=b.floor)
 
 
 def hint_text(stats: Stats) -> str:

@@ -39,6 +39,7 @@ from .policy import search_actions
 
 EXPLORATION = 1.0
 MARGIN = 0.1          # weight of the score margin in a finished game's reward
+WIDEN = 10            # root progressive widening: one more root action per WIDEN iterations (see ``search``)
 
 
 class Node:
@@ -85,11 +86,30 @@ def rewards(game: Game, state: State, res: dict | None) -> dict[str, float]:
     return out
 
 
+def root_order(game: Game, state: State, seat: str, root_actions: list[str], det_rng: Rng
+               ) -> tuple[list[str], list[str]]:
+    """The root actions in the order the search takes them up, and the prior: the beginner's choices
+    (``bot_actions``) first. They are read on a determinization, so that a game whose ``bot_actions`` looked
+    at hidden information could not leak it; the seat's own legal actions are the same in all of them."""
+    seen = game.determinize(state, seat, det_rng)
+    preferred = set(search_actions(game, seen, seat, game.bot_actions(seen, seat)))
+    prior = [a for a in root_actions if a in preferred] or list(root_actions)
+    return prior + [a for a in root_actions if a not in preferred], prior
+
+
 def search(game: Game, state: State, seat: str, *, iterations: int, seconds: float | None = None,
-           seed: int | str = 0, rollout_cap: int = 40) -> Stats:
+           seed: int | str = 0, rollout_cap: int = 40, floor: int = 0) -> Stats:
     """Search the decision of ``seat`` (who must be to act in ``state``) for at most ``iterations``
-    iterations and, when given, ``seconds`` of wall time. Deterministic given ``seed`` when only the
-    iteration budget binds (tests never use time)."""
+    iterations and, when given, ``seconds`` of wall time, but never fewer than ``floor`` iterations (a busy
+    machine must not cut a level below the budget measured to make it stronger than the beginner).
+    Deterministic given ``seed`` when only the iteration budget binds (tests never use time).
+
+    Root progressive widening: with a few dozen iterations, a root that weighs every legal action gives each
+    a handful of noisy rollouts and picks a blunder the beginner would never play (``medium`` lost to
+    ``easy`` in Wagara and WURRM World that way, issue #15). So the root starts with the beginner's choices
+    (``bot_actions``, the prior) and admits the other legal actions one by one, the k-th root action once
+    ``WIDEN * k`` iterations are done: a small budget searches among sensible moves, a large one still finds
+    the moves the beginner never makes."""
     if seat not in game.to_act(state):
         raise ValueError(f"{seat} is not to act")
     root_actions = search_actions(game, state, seat, game.legal_actions(state, seat))
@@ -100,19 +120,23 @@ def search(game: Game, state: State, seat: str, *, iterations: int, seconds: flo
         return Stats([(root_actions[0], 0, 0.5)], 0, time.perf_counter() - start)
     rnd = random.Random(f"ismcts:{seed}")
     det_rng = Rng({"rng": seed_state(rnd.getrandbits(62))})
+    ordered, prior_actions = root_order(game, state, seat, root_actions, det_rng)
+    prior = len(prior_actions)
     root = Node()
     allowed = set(root_actions)
     deadline = None if seconds is None else start + seconds
     done = 0
     while done < iterations:
-        if deadline is not None and done and time.perf_counter() >= deadline:
+        if deadline is not None and done >= floor and time.perf_counter() >= deadline:
             break
-        _iterate(game, state, seat, root, root_actions, allowed, rnd, det_rng, rollout_cap)
+        # root progressive widening: the beginner's choices first, then one more action per WIDEN iterations
+        width = max(prior, done // WIDEN)
+        _iterate(game, state, seat, root, ordered[:width], allowed, rnd, det_rng, rollout_cap)
         done += 1
     ranked = sorted(((a, n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()
-                     if a in allowed), key=lambda t: (-t[1], -t[2], root_actions.index(t[0])))
+                     if a in allowed), key=lambda t: (-t[1], -t[2], ordered.index(t[0])))
     seen = {a for a, _, _ in ranked}
-    ranked += [(a, 0, 0.0) for a in root_actions if a not in seen]
+    ranked += [(a, 0, 0.0) for a in ordered if a not in seen]
     return Stats(ranked, done, time.perf_counter() - start)
 
 

@@ -203,18 +203,19 @@ def _pump() -> None:
             future.set_exception(e)
         future.add_done_callback(lambda f, slot=slot, pool=pool: _finished(f, slot, pool))
         if recycle:
-            _recycle(pool)
+            _replace(pool)
 
 
-def _recycle(pool: ProcessPoolExecutor) -> None:
-    """A fresh pool for the next jobs; the old one draws what it was given, then its workers exit."""
+def _replace(pool: ProcessPoolExecutor, *, broken: bool = False) -> None:
+    """A fresh pool for the next jobs. A pool replaced after its jobs (recycled) draws what it was given,
+    then its workers exit; a broken one has nothing left to draw (its jobs are redrawn in a thread)."""
     global _pool
     with _lock:
         if _pool is not pool:
             return
         _pool = None
     start(_size)
-    pool.shutdown(wait=False)
+    pool.shutdown(wait=False, cancel_futures=broken)
 
 
 def _finished(future: Future, slot: _Slot, pool: ProcessPoolExecutor) -> None:
@@ -226,7 +227,7 @@ def _finished(future: Future, slot: _Slot, pool: ProcessPoolExecutor) -> None:
     error = future.exception() if not future.cancelled() else asyncio.CancelledError()
     if isinstance(error, BrokenProcessPool):
         log.warning("an image worker died; starting the pool again")
-        _restart(pool)
+        _replace(pool, broken=True)
         for loop, fut in slot.waiters:      # this picture is drawn in a thread, as without a pool
             _tell(loop, _redraw, fut, slot.job)
     else:
@@ -234,16 +235,6 @@ def _finished(future: Future, slot: _Slot, pool: ProcessPoolExecutor) -> None:
         for loop, fut in slot.waiters:
             _tell(loop, _settle, fut, data, error)
     _pump()
-
-
-def _restart(pool: ProcessPoolExecutor) -> None:
-    global _pool
-    with _lock:
-        if _pool is not pool:
-            return
-        _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
-    start(_size)
 
 
 def _tell(loop: asyncio.AbstractEventLoop, callback, *args) -> None:

@@ -13,6 +13,7 @@ from engine.core import IllegalAction
 from i18n.tools import extract
 from render import RENDERERS, render_png
 from render.common import record_text
+from tests.test_mywuxing_render import states_of
 
 G = GAMES["mywuxing"]
 SEATS = [f"{100000000000000000 + 7 * i}" for i in range(8)]          # seats look like Discord ids
@@ -205,24 +206,17 @@ def image_states():
     out = []
     for n, options, seed in ((2, {"version": "learn"}, 1), (8, {"version": "think", "power_cards": "on"}, 2),
                              (4, {"version": "think", "think_option": 2, "power_cards": "on"}, 3)):
-        rnd = random.Random(seed)
-        state = G.new(SEATS[:n], seed, options)
-        states = [state]
-        while G.result(state) is None:
-            seat = rnd.choice(G.to_act(state))
-            actions = G.legal_actions(state, seat)
-            state = G.apply(state, seat, rnd.choice([a for a in actions if a != "pass"] or actions))
-            states.append(state)
+        states = states_of(n, seed, options, bold=True)
         windows = [s for s in states if s["phase"] in ("react", "counter")][:2]
         out += [states[0], states[len(states) // 2], states[-1]] + windows
     return out
 
 
 def test_italian_image_is_italian_and_readable_at_phone_width():
-    names = {s: n for s, n in zip(SEATS, ["Ann", "Bartolomeo dal Nome Lunghissimo", "Cy", "Dee", "Éloïse",
-                                          "Fu", "Gao", "Hana"], strict=True)}
+    people = ["Ann", "Bartolomeo dal Nome Lunghissimo", "Cy", "Dee", "Éloïse", "Fu", "Gao", "Hana"]
     drawn_all = []
     for state in image_states():
+        names = dict(zip(state["seats"], people, strict=False))
         for viewer in (None, state["seats"][0]):
             with i18n.speaking("it"), record_text() as drawn:
                 img = RENDERERS["mywuxing"](G.view(state, viewer), names, viewer)

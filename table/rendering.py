@@ -20,7 +20,9 @@ tables rather than growing with the number of moves.
 Memory: a worker hands the heap its images freed back to the system when it falls idle (``malloc_trim`` on
 glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many
 different images is returned too. (``max_tasks_per_child`` would do that, but on Python
-3.11–3.13 it can stop the pool for good: CPython issue 115634.)
+3.11–3.13 it can stop the pool for good: CPython issue 115634.) A bot is idle most of a day: after
+``IDLE_STOP_AFTER`` seconds without a job the pool is replaced by a fresh one, whose workers start only with
+the next job, so an idle bot holds no image worker (the next picture then costs a worker's start, ~0.1 s).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -43,6 +46,7 @@ log = logging.getLogger("teahouse.render")
 
 IDLE_TRIM_AFTER = 0.5         # seconds a worker waits for its next job before handing freed memory back
 RECYCLE_AFTER = 2000          # jobs drawn by one pool before a fresh pool replaces it (a few minutes' worth)
+IDLE_STOP_AFTER = 60.0        # seconds without a job before the workers exit (a fresh pool starts them again)
 SPARE = 1                     # jobs handed to the pool beyond one per worker
 
 _pool: ProcessPoolExecutor | None = None
@@ -51,7 +55,10 @@ _given = 0                    # jobs handed to the current pool
 _lock = threading.Lock()      # guards the queue below: draw runs on a loop, completions on the pool's thread
 _queue: OrderedDict[object, _Slot] = OrderedDict()
 _in_pool = 0
-stats = {"drawn": 0, "coalesced": 0, "pools": 0}
+_last_done = 0.0              # time.monotonic() when the last job finished
+_reaper: threading.Thread | None = None
+_stopping = threading.Event()
+stats = {"drawn": 0, "coalesced": 0, "pools": 0, "idle_stops": 0}
 
 
 class _Slot:
@@ -111,6 +118,11 @@ def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None, local
 
 def _trim_when_idle(started: int) -> None:
     if started == _started and _trim is not None:     # no job began since: the worker is idle
+        # Pillow keeps up to 8 freed image blocks for the next image (~20 MB after a few large boards);
+        # an idle worker needs none of them.
+        from PIL import Image
+
+        Image.core.clear_cache()
         _trim(0)
 
 
@@ -124,10 +136,28 @@ def start(processes: int | None = None) -> None:
                                 initializer=_warm)
     _given = 0
     stats["pools"] += 1
+    global _reaper
+    if _reaper is None or not _reaper.is_alive():
+        _stopping.clear()
+        _reaper = threading.Thread(target=_reap, name="image-pool-reaper", daemon=True)
+        _reaper.start()
+
+
+def _reap() -> None:
+    """Replace a pool idle for IDLE_STOP_AFTER seconds by a fresh one (no workers until its first job)."""
+    while not _stopping.wait(min(IDLE_STOP_AFTER, 5.0)):
+        with _lock:
+            pool = _pool
+            idle = (pool is not None and _in_pool == 0 and not _queue
+                    and time.monotonic() - _last_done >= IDLE_STOP_AFTER)
+        if idle and getattr(pool, "_processes", None):
+            stats["idle_stops"] += 1
+            _replace(pool)
 
 
 def stop() -> None:
     global _pool
+    _stopping.set()
     if _pool is not None:
         pool, _pool = _pool, None
         pool.shutdown(wait=True, cancel_futures=True)
@@ -220,9 +250,10 @@ def _replace(pool: ProcessPoolExecutor, *, broken: bool = False) -> None:
 
 def _finished(future: Future, slot: _Slot, pool: ProcessPoolExecutor) -> None:
     """On the pool's thread: the job is done; give its picture to its callers and the next job to the pool."""
-    global _in_pool
+    global _in_pool, _last_done
     with _lock:
         _in_pool -= 1
+        _last_done = time.monotonic()
         stats["drawn"] += 1
     error = future.exception() if not future.cancelled() else asyncio.CancelledError()
     if isinstance(error, BrokenProcessPool):

@@ -316,12 +316,39 @@ def test_a_worker_hands_freed_memory_back_once_idle(monkeypatch):
     monkeypatch.setattr(rendering, "_trim", lambda pad: (calls.append(pad), trimmed.set()))
     monkeypatch.setattr(rendering, "IDLE_TRIM_AFTER", 0.01)
     job = _wassamasaw_jobs(1)[0]
-    assert rendering._draw_in_worker(*job) == render_png(*job)
+    expected = render_png(*job)
+    assert rendering._draw_in_worker(*job) == expected
     assert trimmed.wait(10) and calls == [0]
+    from PIL import Image
+
+    assert Image.core.get_stats()["blocks_cached"] == 0   # Pillow's kept image blocks went back too
     rendering._trim_when_idle(rendering._started - 1)      # a job began since that one: still busy, no trim
     assert calls == [0]
     if os.path.exists("/lib/x86_64-linux-gnu/libc.so.6") or os.path.exists("/lib/aarch64-linux-gnu/libc.so.6"):
         assert rendering._trimmer() is not None           # glibc: malloc_trim is found
+
+
+async def test_an_idle_pool_lets_its_workers_go_and_starts_them_again_for_the_next_job(monkeypatch):
+    import time
+
+    from render import render_png
+
+    monkeypatch.setattr(rendering, "IDLE_STOP_AFTER", 0.3)
+    jobs = _wassamasaw_jobs(2)
+    rendering.start(1)
+    try:
+        stops = rendering.stats["idle_stops"]
+        assert await rendering.draw(jobs[0]) == render_png(*jobs[0])
+        assert rendering.worker_pids()
+        deadline = time.monotonic() + 20
+        while rendering.worker_pids() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert rendering.worker_pids() == [] and rendering.stats["idle_stops"] == stops + 1
+        assert rendering.running()                            # a pool is there, without workers
+        assert await rendering.draw(jobs[1]) == render_png(*jobs[1])
+        assert rendering.worker_pids()
+    finally:
+        rendering.stop()
 
 
 def test_the_glyph_cache_is_bounded():

@@ -10,7 +10,10 @@ Two computer players, both speaking only the game protocol (``new``, ``to_act``,
 - greedy: a shortest-path racer (``Greedy`` below) that plans its whole move over the board in the view,
   counts End-your-turn spaces and tolls as costs, values gems and Attack spaces, chooses the wish with the
   best expected progress, spends spare gems on rerolls and bumps rivals away from the Sleep spaces.
-Every seat places on a random free Start space, so the Start-space figures are not confounded with seats.
+Seats are measured with every seat placing where the beginner places (``bot_actions``: the free Start space
+with the shortest race for its gems), in reverse turn order as Z4 has it, so the setup's compensation is at
+work as at a table; Start spaces are measured on other games where every seat places on a random free Start
+space, so their figures are not confounded with seats (``measure``).
 
 Targets: every seat's and every Start space's win rate within ±5 points of fair (1/players), the median
 game at most 10 rounds and the 90th percentile at most twice the median. Not part of the test suite (the
@@ -248,9 +251,12 @@ class Greedy:
 
 
 # ----- playing games -----------------------------------------------------------------------------------------
-def play(n: int, seed: int, policies: list, options: dict | None = None) -> dict:
+def play(n: int, seed: int, policies: list, options: dict | None = None, place: str = "random") -> dict:
     """One game; ``policies[i]`` plays seat i (None: the beginner). Returns the winner's seat index, its Start
-    space, the Start spaces and the rounds played."""
+    space, the Start spaces and the rounds played. ``place``: "random", every seat on a random free Start
+    space (to measure Start spaces apart from seats), or "chosen", every seat where the engine's beginner
+    places (``bot_actions``: the free Start space with the shortest race for its gems), in reverse turn order
+    as Z4 has it, as players at a table choose (to measure seats)."""
     seats = [str(i) for i in range(n)]
     rnd = random.Random(seed * 7919 + n)
     state = G.new(seats, seed, options)
@@ -264,7 +270,7 @@ def play(n: int, seed: int, policies: list, options: dict | None = None) -> dict
         seat = G.to_act(state)[0] if state["phase"] != "vote" else rnd.choice(G.to_act(state))
         pol = policies[int(seat)]
         if state["phase"] == "place":
-            action = rnd.choice(G.legal_actions(state, seat))
+            action = rnd.choice(G.legal_actions(state, seat) if place == "random" else G.bot_actions(state, seat))
             starts[seat] = action.split()[1]
         elif pol is None:
             action = rnd.choice(G.bot_actions(state, seat))
@@ -278,12 +284,12 @@ def play(n: int, seed: int, policies: list, options: dict | None = None) -> dict
             "starts": starts}
 
 
-def tally(n: int, seeds: range, policy: str, options: dict | None = None) -> dict:
+def tally(n: int, seeds: range, policy: str, options: dict | None = None, place: str = "random") -> dict:
     """Raw counts over the games of ``seeds`` (one worker's share)."""
     out = {"wins": [0] * n, "start_games": {}, "start_wins": {}, "rounds": [], "unfinished": 0}
     greedy = Greedy()
     for seed in seeds:
-        game = play(n, seed, [greedy if policy == "greedy" else None] * n, options)
+        game = play(n, seed, [greedy if policy == "greedy" else None] * n, options, place)
         out["rounds"].append(game["rounds"])
         if game["winner"] is None:
             out["unfinished"] += 1
@@ -301,7 +307,7 @@ def _tally(args):
 
 
 def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
-        jobs: int = 1) -> dict:
+        jobs: int = 1, place: str = "random") -> dict:
     """``games`` games at ``n`` players, split over ``jobs`` processes (the machine's cores are shared: 2 at
     most is polite), summed into the figures ``verdict`` judges."""
     t0 = time.perf_counter()
@@ -309,9 +315,9 @@ def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int
     if jobs > 1:
         from multiprocessing import Pool
         with Pool(jobs) as pool:
-            parts = pool.map(_tally, [(n, c, policy, options) for c in chunks])
+            parts = pool.map(_tally, [(n, c, policy, options, place) for c in chunks])
     else:
-        parts = [tally(n, chunks[0], policy, options)]
+        parts = [tally(n, chunks[0], policy, options, place)]
     wins = [sum(p["wins"][i] for p in parts) for i in range(n)]
     start_games: dict[str, int] = {}
     start_wins: dict[str, int] = {}
@@ -324,12 +330,22 @@ def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int
     if not quiet:
         print(f"  {policy} {n}p: {games} games, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     return {
-        "n": n, "games": games, "policy": policy, "unfinished": sum(p["unfinished"] for p in parts),
+        "n": n, "games": games, "policy": policy, "place": place, "unfinished": sum(p["unfinished"] for p in parts),
         "seat": [100 * w / games for w in wins],
         "start": {sid: 100 * start_wins.get(sid, 0) / g for sid, g in sorted(start_games.items())},
         "median": statistics.median(rounds), "p90": rounds[int(0.9 * (len(rounds) - 1))],
         "worst": rounds[-1], "mean": statistics.fmean(rounds),
     }
+
+
+def measure(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
+              jobs: int = 1) -> dict:
+    """Seats with chosen placement (reverse turn order, each where the beginner places: the setup's
+    compensation at work), Start spaces with random placement (each Start space apart from who sits on
+    it): ``games`` games of each, on different seeds. Game length from the chosen games."""
+    chosen = run(n, games, policy, options, seed0, quiet, jobs, place="chosen")
+    apart = run(n, games, policy, options, seed0 + 10**6, quiet, jobs, place="random")
+    return {**chosen, "start": apart["start"], "seat_random": apart["seat"], "place": "both"}
 
 
 def verdict(stats: dict) -> list[str]:
@@ -351,6 +367,8 @@ def verdict(stats: dict) -> list[str]:
 def show(stats: dict) -> str:
     fair = 100 / stats["n"]
     seats = " ".join(f"{w:4.1f}" for w in stats["seat"])
+    if "seat_random" in stats:
+        seats += " [placed at random: " + " ".join(f"{w:4.1f}" for w in stats["seat_random"]) + "]"
     starts = " ".join(f"{sid}:{w:4.1f}" for sid, w in stats["start"].items())
     bad = verdict(stats)
     return (f"{stats['policy']:8} {stats['n']}p {stats['games']:5} games | seats {seats}"
@@ -452,7 +470,7 @@ def main() -> None:
     ok = True
     for policy in args.policy:
         for n in args.players:
-            st = run(n, args.games, policy, jobs=args.jobs)
+            st = measure(n, args.games, policy, jobs=args.jobs)
             ok &= not verdict(st)
             print(show(st), flush=True)
     print("ALL TARGETS MET" if ok else "SOME TARGETS MISSED")
@@ -474,7 +492,7 @@ def random_layouts(args) -> None:
             worst, lines = [], []
             for policy in args.policy:
                 for n in args.players:
-                    st = run(n, args.games, policy, seed0=k * 100000, quiet=True, jobs=args.jobs)
+                    st = measure(n, args.games, policy, seed0=k * 100000, quiet=True, jobs=args.jobs)
                     lines.append(show(st))
                     if verdict(st):
                         worst.append(lines[-1])

@@ -4,9 +4,11 @@
     .venv/bin/python bench/wurrm_layouts.py --reuse --games 300   # only the simulation, on the current list
 
 Runs ``fair_layout`` (structure, the race gate ``fair_race``, the seat gate ``fair_seats``) on every
-arrangement of ``engine.wurrm.candidate_layouts`` (a few minutes), then, with ``--games N``, plays N beginner
-games on each survivor at 2 and 4 players (bench/wurrm_balance.py) and keeps it only if every seat is within
-±5 points of fair and the game length meets its bounds. Far too slow for game setup, so setup draws from the
+arrangement of ``engine.wurrm.candidate_layouts`` (a few minutes), then, with ``--games N``, plays beginner
+games on each survivor (bench/wurrm_balance.py ``measure``: seats placing where the beginner places, in
+reverse turn order; Start spaces placed at random): a quick look at 4 and 6 players first, then N games of
+each at 2 to 6 players, and keeps it only if every seat and every Start space is within ±5 points of fair
+and the game length meets its bounds. Far too slow for game setup, so setup draws from the
 list this writes. Prints what passed each stage.
 """
 
@@ -22,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import wurrm  # noqa: E402
 
-PLAYERS = (2, 4)
+PLAYERS = (2, 3, 4, 5, 6)
+SCREEN_GAMES, SCREEN_SLACK = 300, 3.0   # the quick first look: a board this far outside the bounds is dropped
 
 
 def gated() -> list:
@@ -47,18 +50,33 @@ def gated() -> list:
 
 
 def simulated(layouts: list, games: int) -> list:
-    """The layouts whose simulated seats and game length meet issue #14's bounds at PLAYERS."""
-    from bench.wurrm_balance import run, show, verdict
+    """The layouts whose simulated seats (chosen placement), Start spaces (random placement) and game length
+    meet issue #14's bounds at every player count (``bench.wurrm_balance.measure``): first SCREEN_GAMES games
+    of each at 4 and 6 players with SCREEN_SLACK more points of room (noise), then ``games`` of each at every
+    count of PLAYERS."""
+    from bench.wurrm_balance import TOLERANCE, measure, show, verdict
     kept = []
     for k, layout in enumerate(layouts):
         saved = wurrm.default_layout
         wurrm.default_layout = lambda layout=layout: [list(p) for p in layout]
         try:
             lines, ok = [], True
-            for n in PLAYERS:
-                st = run(n, games, "beginner", seed0=700000 + k * 1000, quiet=True)
-                lines.append(show(st))
-                ok &= not [b for b in verdict(st) if b != "starts"]   # Start spaces: too few games each here
+            for n in (4, 6):
+                st = measure(n, SCREEN_GAMES, "beginner", seed0=700000 + k * 1000, quiet=True)
+                fair = 100 / n
+                room = TOLERANCE + SCREEN_SLACK
+                far = [w for w in [*st["seat"], *st["start"].values()] if abs(w - fair) > room]
+                lines.append("screen " + show(st))
+                if far:
+                    ok = False
+                    break
+            if ok:
+                for n in PLAYERS:
+                    st = measure(n, games, "beginner", seed0=800000 + k * 100000, quiet=True, jobs=JOBS)
+                    lines.append(show(st))
+                    if verdict(st):
+                        ok = False
+                        break
         finally:
             wurrm.default_layout = saved
         print(f"{k}: {'kept' if ok else 'dropped'} {layout}", flush=True)
@@ -69,11 +87,17 @@ def simulated(layouts: list, games: int) -> list:
     return kept
 
 
+JOBS = 1
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=0, help="beginner games per layout and player count")
     ap.add_argument("--reuse", action="store_true", help="simulate the current list instead of enumerating")
+    ap.add_argument("--jobs", type=int, default=1, help="processes for the long check (2 at most here)")
     args = ap.parse_args()
+    global JOBS
+    JOBS = args.jobs
     t0 = time.perf_counter()
     if args.reuse:
         layouts = [x for x in wurrm.random_layouts() if wurrm.fair_layout(wurrm.Board(wurrm.layout_key(x)))]
@@ -83,8 +107,10 @@ def main() -> None:
              " bench/wurrm_layouts.py (issue #14).")
     if args.games:
         layouts = simulated(layouts, args.games)
-        about += (f" Each also won within ±5 points of fair in every seat over {args.games} simulated beginner"
-                  f" games at {' and '.join(map(str, PLAYERS))} players.")
+        about += (f" Each also met issue #14's bounds over {args.games} simulated beginner games at each of"
+                  f" {', '.join(map(str, PLAYERS))} players: every seat (placing in reverse turn order where the"
+                  f" beginner places) and every Start space (placed at random) within ±5 points of fair, median"
+                  f" game at most 10 rounds, 90th percentile at most twice the median.")
     out = {"about": about, "layouts": layouts}
     wurrm.RANDOM_FILE.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(layouts)} layouts written, {time.perf_counter() - t0:.0f}s")

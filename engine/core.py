@@ -84,6 +84,12 @@ class Game:
         self.setup(state, Rng(state))
         return state
 
+    def restart(self, seats: list[str], seed: int, options: dict | None, now: State) -> State:
+        """The first state of the game whose present state is ``now``, for rebuilding it from its seed and log
+        (replays, exports): ``new``, unless the game's setup reads data that may change between versions of
+        the bot (WURRM World's list of random boards), which it then takes from ``now``."""
+        return self.new(seats, seed, options)
+
     def players_message(self) -> str:
         if self.min_players == self.max_players:
             return N_("{title} is for exactly {n} players.").format(title=self.title, n=self.min_players)

@@ -35,7 +35,10 @@ silent (each is tested in tests/test_wurrm*.py):
   picks from the Start spaces in play), and each player takes its Start space's 1–3 gems plus
   SEAT_BONUS[players] for its place in the turn order (2 players +0/+1 ... 6 players +0/+1/+1/+2/+2/+3).
   Moving first is worth about that much in a race (measured: without it the first seat won 56 % at 2
-  players and 24 % against 11 % at 6). The turn order itself is the seat order. Every avatar's lucky
+  players and 24 % against 11 % at 6). The computer's beginner places where a lone race with the gems it
+  would take is shortest (``race_values``), so the reverse order hands the later seats the pick, as at a
+  table; on the recommended board the first seats of six are left a2 and a5. The turn order itself is the
+  seat order. Every avatar's lucky
   number starts at 1 (the face it happens to show) until its owner picks one.
 - Z5 Lucky: a die showing the lucky number is rolled again until it does not, on every roll. A wish equal
   to the lucky number is allowed, and can never come true (the rulebook allows any wish 1–6).
@@ -471,6 +474,16 @@ def expected_race(board: Board, cap: int = 3) -> dict[str, float]:
     holding its Start space's gems plus one (a middle seat's bonus), solved by value iteration. The quick
     simulation gate of ``fair_layout``: it prices every Start space's race in turns, which a step count alone
     does not (End spaces, tolls, Gem spaces)."""
+    expect = race_values(board, cap)
+    return {s: expect[(s, min(cap, board.spaces[s]["gems"] + 1))] for s in board.starts}
+
+
+def race_values(board: Board, cap: int = 3) -> dict[tuple[str, int], float]:
+    """A lone beginner's expected turns to reach a Sleep space from every (space, gems up to ``cap``), solved
+    by value iteration over ``beginner_turns``. Built once per board (boards are cached per layout)."""
+    cached = board.__dict__.setdefault("race_values", {})
+    if cap in cached:
+        return cached[cap]
     chain = beginner_turns(board, cap)
     expect = {st: 0.0 for st in chain}
     stay = BEGINNER_VALUES[0]
@@ -484,7 +497,8 @@ def expected_race(board: Board, cap: int = 3) -> dict[str, float]:
             expect[st] = new
         if change < 1e-4:
             break
-    return {s: expect[(s, min(cap, board.spaces[s]["gems"] + 1))] for s in board.starts}
+    cached[cap] = expect
+    return expect
 
 
 # The seat gate for random boards (issue #14). The seat gems (SEAT_BONUS) make up for moving later only where a
@@ -667,6 +681,17 @@ class Wurrm(Game):
     option_choices = {"board": ["default", "random"], **{v: [False, True] for v in VARIANTS}}
 
     # ----- setup -------------------------------------------------------------------------------------------
+    def restart(self, seats: list[str], seed: int, options: dict | None, now: State) -> State:
+        """A random board is drawn from data/wurrm/random_layouts.json, which a newer bot may have changed
+        (bench/wurrm_layouts.py): the game keeps the board it was dealt. The draw takes one number from the rng
+        whatever the list's length (a second one only with a chance of length ÷ 2³², Rng.below), so
+        everything else setup made is as it was."""
+        state = self.new(seats, seed, options)
+        if now.get("layout") and now["layout"] != state["layout"]:
+            state["layout"] = [list(p) for p in now["layout"]]
+            state["starts"] = open_starts(board_for(layout_key(state["layout"])), len(state["seats"]))
+        return state
+
     def setup(self, state: State, rng: Rng) -> None:
         seats = state["seats"]
         layout = random_layout(rng) if state["options"]["board"] == "random" else default_layout()
@@ -714,6 +739,8 @@ class Wurrm(Game):
         reroll, then stop; step towards the nearer Sleep space; otherwise anything legal."""
         actions = self.legal_actions(state, seat)
         phase = state["phase"]
+        if phase == "place":
+            return self._nearest_starts(state, seat, actions)
         if phase == "wish":
             faces, lucky = state["roll"]["faces"], state["roll"]["lucky"]
             good = [n for n in (1, 2, 3) if n != lucky and sum(1 for f in faces if f == n) >= n]
@@ -734,6 +761,20 @@ class Wurrm(Game):
             best = min((dist.get(sid, 99) for sid in options.values()), default=None)
             return [f"move {d}" for d, sid in options.items() if dist.get(sid, 99) == best] or actions
         return actions
+
+    def _nearest_starts(self, state: State, seat: str, actions: list[str]) -> list[str]:
+        """Where a beginner places (decided, issue #14): on a free Start space from which, with the gems it
+        would take there (the space's and its seat's), a lone beginner's race is the shortest
+        (``race_values``), as a player at the table takes the space nearest a Sleep space. Placing in reverse
+        turn order (Z4) then gives the later seats the pick of the Start spaces; on the recommended board at
+        five or six players the first seats are left a2 and a5, a step behind."""
+        board = board_of(state)
+        values = race_values(board)
+        bonus = seat_bonus(state["order"].index(seat), len(state["seats"]))
+        turns = {a: round(values[(a.split()[1], min(3, board.spaces[a.split()[1]]["gems"] + bonus))], 3)
+                 for a in actions}
+        best = min(turns.values(), default=None)
+        return [a for a in actions if turns[a] <= best + 0.05] or actions
 
     def private_actions(self, state: State, seat: str) -> bool:
         """Z8 Petition: votes are secret until everyone has voted."""

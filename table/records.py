@@ -54,7 +54,9 @@ def effective_actions(entries: list[LogEntry]) -> list[LogEntry]:
 
 def rebuild(game: Game, row: GameRow, entries: list[LogEntry]) -> list:
     """Every state of the game from its seed: the start, then one after each effective move."""
-    state = game.new([s.user_id for s in row.seats], row.seed, game_options(row.options))
+    seats, options = [s.user_id for s in row.seats], game_options(row.options)
+    state = game.restart(seats, row.seed, options, game.load(row.state)) if row.state else \
+        game.new(seats, row.seed, options)
     states = [state]
     for e in effective_actions(entries):
         state = game.apply(state, e.seat, e.action)

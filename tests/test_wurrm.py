@@ -263,6 +263,31 @@ def test_Z1_random_board_option_replays_from_the_seed():
     assert a["layout"] == b["layout"] != default_layout()
 
 
+def test_Z1_a_random_board_game_rebuilds_on_its_own_board_after_the_list_changed(monkeypatch):
+    """Replays and exports rebuild a game from its seed and log (table/records.py ``rebuild``, through
+    ``restart``): a newer list of random boards must not move a game begun on the older one."""
+    import engine.wurrm as wurrm
+    from table.records import rebuild
+    from table.store import GameRow, LogEntry, Seat
+
+    rnd = random.Random(8)
+    start = G.new([A, B], 42, {"board": "random"})
+    state, entries = start, []
+    for i in range(40):
+        seat = G.to_act(state)[0]
+        action = rnd.choice(G.bot_actions(state, seat))
+        entries.append(LogEntry(i + 1, seat, action, "", 0.0))
+        state = G.apply(state, seat, action)
+    row = GameRow(id=1, guild=None, channel="c", game="wurrm", options={"board": "random"}, status="running",
+                  host=A, seed=42, state=G.dump(state), version=1, created_at=0.0, updated_at=0.0,
+                  seats=[Seat(A, "A"), Seat(B, "B")])
+    others = [x for x in random_layouts() if x != start["layout"]]
+    monkeypatch.setattr(wurrm, "random_layouts", lambda: others[:5])     # a newer bot, another list
+    assert G.new([A, B], 42, {"board": "random"})["layout"] != start["layout"]
+    states = rebuild(G, row, entries)
+    assert states[0] == start and G.dump(states[-1]) == G.dump(state)
+
+
 # ----- Z4 setup ----------------------------------------------------------------------------------------------
 def test_Z4_setup_takes_the_start_spaces_gems_from_the_bank_of_27():
     s = G.new([A, B], 1)
@@ -292,6 +317,36 @@ def test_Z4_issue14_setup_goes_in_reverse_turn_order_and_later_seats_take_more_g
         assert s["gems"][seat] == BOARD.spaces[sid]["gems"] + SEAT_BONUS[n][seats.index(seat)]
     assert order == seats[::-1] and SEAT_BONUS[n][0] == 0 and list(SEAT_BONUS[n]) == sorted(SEAT_BONUS[n])
     assert total_gems(s) == BANK and G.to_act(s) == ["0"]
+
+
+def test_Z4_issue14_a_beginner_places_where_its_race_is_shortest_so_reverse_order_gives_later_seats_the_pick():
+    """Decision (issue #14): the computer's beginner places on a free Start space whose race (``race_values``,
+    with the gems it would take there) is the shortest. On the recommended board at six players the seats
+    placing last (the first seats, who move first) are left a2 and a5, a step behind."""
+    from engine.wurrm import race_values
+    s = G.new([str(i) for i in range(6)], 4)
+    left = {}
+    while s["phase"] == "place":
+        seat = G.to_act(s)[0]
+        offered = G.bot_actions(s, seat)
+        assert offered and set(offered) <= set(G.legal_actions(s, seat))
+        free = {a.split()[1] for a in G.legal_actions(s, seat)}
+        if free - {"a2", "a5"}:
+            assert all(a.split()[1] not in ("a2", "a5") for a in offered)
+        left[seat] = offered[0].split()[1]
+        s = G.apply(s, seat, offered[0])
+    assert {left["0"], left["1"]} == {"a2", "a5"}
+    # on a random board the Start spaces differ: the offer is the fastest free one for the seat's gems
+    from engine.wurrm import board_of
+    for seed in range(4):
+        s = G.new(["0", "1", "2", "3"], seed, {"board": "random"})
+        board = board_of(s)
+        values = race_values(board)
+        seat = G.to_act(s)[0]
+        bonus = SEAT_BONUS[4][3]
+        turns = {a: values[(a.split()[1], min(3, board.spaces[a.split()[1]]["gems"] + bonus))]
+                 for a in G.legal_actions(s, seat)}
+        assert all(turns[a] <= min(turns.values()) + 0.05 for a in G.bot_actions(s, seat))
 
 
 # ----- Z5 rolling --------------------------------------------------------------------------------------------

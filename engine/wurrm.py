@@ -354,15 +354,28 @@ RANDOM_FILE = BOARD_FILE.with_name("random_layouts.json")
 
 
 @cache
-def random_layouts() -> list:
+def random_layouts() -> list[dict]:
+    """The listed arrangements: ``{"layout": [...], "players": [counts it was checked for]}``."""
     return json.loads(RANDOM_FILE.read_text(encoding="utf-8"))["layouts"]
 
 
-def random_layout(rng: Rng) -> list:
+def random_players() -> list[int]:
+    """The player counts for which some random arrangement is listed."""
+    return sorted({n for x in random_layouts() for n in x["players"]})
+
+
+def random_layout(rng: Rng, players: int) -> list:
     """A random arrangement (Z1, issue #14), drawn with the rng in the state (so it replays) from the
     arrangements of ``candidate_layouts`` that pass ``fair_layout`` (structure, the race gate ``fair_race`` and
-    the seat gate ``fair_seats``), listed in data/wurrm/random_layouts.json."""
-    return [list(p) for p in rng.choice(random_layouts())]
+    the seat gate ``fair_seats``) and whose simulated games met the seat, Start-space and length bounds at
+    this number of players, listed in data/wurrm/random_layouts.json (bench/wurrm_layouts.py). Ruling (issue
+    #14): a table size with no such arrangement plays no random board; the game says so at its start."""
+    listed = [x["layout"] for x in random_layouts() if players in x["players"]]
+    if not listed:
+        raise IllegalAction("Random boards are checked for fair play only at these numbers of players: {counts}. "
+                            "This table has {players}; choose board: default.",
+                            counts=", ".join(map(str, random_players())), players=players)
+    return [list(p) for p in rng.choice(listed)]
 
 
 def start_spread(board: Board) -> int:
@@ -694,7 +707,7 @@ class Wurrm(Game):
 
     def setup(self, state: State, rng: Rng) -> None:
         seats = state["seats"]
-        layout = random_layout(rng) if state["options"]["board"] == "random" else default_layout()
+        layout = random_layout(rng, len(seats)) if state["options"]["board"] == "random" else default_layout()
         state.update(
             layout=layout,
             starts=open_starts(board_for(layout_key(layout)), len(seats)),

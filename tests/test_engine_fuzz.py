@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import GAMES, IllegalAction
+from engine.wurrm import random_players
 
 settings.register_profile(
     "engine-fuzz", max_examples=300, deadline=None, derandomize=True, database=None,
@@ -39,7 +40,8 @@ CONFIGS = [
     ("seikatsu", 4, {}),
     ("wurrm", 2, {}),
     ("wurrm", 3, {"bribery": True, "bumpers": True}),
-    ("wurrm", 6, {"petition": True, "reverse": True, "lucky": True, "board": "random"}),
+    ("wurrm", 6, {"petition": True, "reverse": True, "lucky": True}),
+    ("wurrm", max(random_players()), {"bumpers": True, "board": "random"}),
 ]
 SEAT_NAMES = ["ann", "Bob", "cy 3", "Zoë", "222222222222222222", "f1", "Gus", "h"]   # production seats are Discord ids
 SEEDS = (1, 2, 3)

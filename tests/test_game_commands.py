@@ -108,3 +108,28 @@ async def test_computer_turns_are_summarised_not_hidden(tmp_path):
         if "more steps" in line:
             assert 0 < i < len(lines) - 1              # between the run's first and last line
     await store.close()
+
+
+async def test_a_random_wurrm_board_at_an_unchecked_table_size_is_refused_at_start_and_changes_nothing(
+        tmp_path, monkeypatch):
+    """Ruling (issue #14): random boards are listed with the player counts their simulated games were fair
+    at; a table of another size is told so when it starts, stays in the lobby, and can start on the default
+    board."""
+    import engine.wurrm as wurrm
+    monkeypatch.setattr(wurrm, "random_layouts",
+                        lambda: [{"layout": wurrm.default_layout(), "players": [2]}])
+    out = []
+    store = await Store(tmp_path / "c.db").open()
+    console = Console(TableService(store, render=False), tmp_path, write=out.append)
+    await console.handle("alice@t /game new game:wurrm")
+    for p in ("bob", "cy"):
+        await console.handle(f"{p}@t /game join")
+    await console.handle("alice@t /game option name:board value:random")
+    await console.handle("alice@t /game start")
+    assert "only at these numbers of players: 2. This table has 3; choose board: default." in out[-1]
+    row = await store.open_game("t")
+    assert row.status == "lobby" and await store.log(row.id) == []
+    await console.handle("alice@t /game option name:board value:default")
+    await console.handle("alice@t /game start")
+    assert (await store.open_game("t")).status == "running"
+    await store.close()

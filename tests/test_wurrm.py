@@ -29,6 +29,7 @@ from engine.wurrm import (
     race_turns,
     random_layout,
     random_layouts,
+    random_players,
     seat_chances,
     seat_edge,
 )
@@ -184,8 +185,10 @@ def test_Z1_issue14_random_layouts_pass_every_check():
     ``candidate_layouts`` (two wings, the half turn of itself) and passes ``fair_layout`` — two routes sharing no
     space, no trap, a race of 7–10 steps, the image width, the race gate ``fair_race`` and the seat gate
     ``fair_seats`` — checked again here, entry by entry."""
-    listed = random_layouts()
-    assert len(listed) >= 12
+    entries = random_layouts()
+    listed = [x["layout"] for x in entries]
+    assert all(x["players"] and set(x["players"]) <= {2, 3, 4, 5, 6} for x in entries)
+    assert 2 in random_players()
     candidates = {layout_key(c) for c in candidate_layouts()}
     for layout in listed:
         board = board_for(layout_key(layout))
@@ -198,8 +201,20 @@ def test_Z1_issue14_random_layouts_pass_every_check():
         assert all(pos[(-a, -b)] == {"a": "a", "b": "c", "c": "b", "d": "e", "e": "d", "f": "g", "g": "f"}[t]
                    for (a, b), t in pos.items())                 # the half turn of itself
     assert len({layout_key(x) for x in listed}) == len(listed)
-    drawn = {layout_key(random_layout(Rng({"rng": seed_state(seed)}))) for seed in range(12)}
-    assert len(drawn) >= 6                                    # they really vary
+    for n in random_players():
+        choices = [x["layout"] for x in entries if n in x["players"]]
+        drawn = [random_layout(Rng({"rng": seed_state(seed)}), n) for seed in range(12)]
+        assert all(d in choices for d in drawn)
+        assert len({layout_key(d) for d in drawn}) >= min(len(choices), 4)     # they really vary
+
+
+def test_Z1_issue14_a_table_size_with_no_checked_random_board_is_refused_and_told_why(monkeypatch):
+    import engine.wurrm as wurrm
+    monkeypatch.setattr(wurrm, "random_layouts", lambda: [{"layout": default_layout(), "players": [2, 3]}])
+    assert G.new(["0", "1", "2"], 1, {"board": "random"})["layout"] == default_layout()
+    with pytest.raises(IllegalAction, match="only at these numbers of players: 2, 3. This table has 4"):
+        G.new(["0", "1", "2", "3"], 1, {"board": "random"})
+    assert G.new(["0", "1", "2", "3"], 1)["layout"] == default_layout()      # the recommended board is always there
 
 
 def test_Z1_issue14_the_seat_gate_refuses_a_board_where_a_second_gem_buys_nothing():
@@ -227,7 +242,7 @@ def test_issue14_the_lone_race_chances_agree_with_the_expected_race():
         assert abs(1 + sum(1 - c for c in chances) - race[start]) < 0.01, start
     for n in (2, 3, 4, 5, 6):
         assert abs(sum(seat_chances(BOARD, n)) - 1) < 1e-9
-    layout = random_layouts()[0]
+    layout = random_layouts()[0]["layout"]
     board = board_for(layout_key(layout))
     saved = dict(SEAT_BONUS)
     try:
@@ -254,7 +269,7 @@ def test_Z1_no_space_shuts_a_gemless_player_in_for_good():
     default layout and demanded of random ones), so no game can stall with everyone broke behind tolls."""
     assert BOARD.no_traps()
     for seed in range(4):
-        assert board_for(layout_key(random_layout(Rng({"rng": seed_state(seed)})))).no_traps()
+        assert board_for(layout_key(random_layout(Rng({"rng": seed_state(seed)}), 2))).no_traps()
 
 
 def test_Z1_random_board_option_replays_from_the_seed():
@@ -281,7 +296,7 @@ def test_Z1_a_random_board_game_rebuilds_on_its_own_board_after_the_list_changed
     row = GameRow(id=1, guild=None, channel="c", game="wurrm", options={"board": "random"}, status="running",
                   host=A, seed=42, state=G.dump(state), version=1, created_at=0.0, updated_at=0.0,
                   seats=[Seat(A, "A"), Seat(B, "B")])
-    others = [x for x in random_layouts() if x != start["layout"]]
+    others = [x for x in random_layouts() if x["layout"] != start["layout"] and 2 in x["players"]]
     monkeypatch.setattr(wurrm, "random_layouts", lambda: others[:5])     # a newer bot, another list
     assert G.new([A, B], 42, {"board": "random"})["layout"] != start["layout"]
     states = rebuild(G, row, entries)
@@ -338,12 +353,13 @@ def test_Z4_issue14_a_beginner_places_where_its_race_is_shortest_so_reverse_orde
     assert {left["0"], left["1"]} == {"a2", "a5"}
     # on a random board the Start spaces differ: the offer is the fastest free one for the seat's gems
     from engine.wurrm import board_of
+    n = max(random_players())
     for seed in range(4):
-        s = G.new(["0", "1", "2", "3"], seed, {"board": "random"})
+        s = G.new([str(i) for i in range(n)], seed, {"board": "random"})
         board = board_of(s)
         values = race_values(board)
         seat = G.to_act(s)[0]
-        bonus = SEAT_BONUS[4][3]
+        bonus = SEAT_BONUS[n][n - 1]
         turns = {a: values[(a.split()[1], min(3, board.spaces[a.split()[1]]["gems"] + bonus))]
                  for a in G.legal_actions(s, seat)}
         assert all(turns[a] <= min(turns.values()) + 0.05 for a in G.bot_actions(s, seat))
@@ -723,9 +739,10 @@ def test_Z8_without_lucky_13_gems_do_not_win():
 # ----- whole games -------------------------------------------------------------------------------------------
 def test_protocol_on_random_games_with_every_variant():
     for seed in range(12):
-        opts = {"board": "random" if seed % 2 else "default", "bumpers": seed % 3 == 0, "bribery": seed % 4 == 0,
-                "reverse": seed % 5 == 0, "petition": seed % 3 == 1, "lucky": seed % 2 == 0}
         seats = [str(100 + i) for i in range(2 + seed % 5)]
+        random_board = seed % 2 and len(seats) in random_players()
+        opts = {"board": "random" if random_board else "default", "bumpers": seed % 3 == 0,
+                "bribery": seed % 4 == 0, "reverse": seed % 5 == 0, "petition": seed % 3 == 1, "lucky": seed % 2 == 0}
         state, _ = play_random(_BotPlay(), seats, seed, opts, check_every=3)
         assert G.result(state)["winners"]
 
@@ -742,8 +759,8 @@ def test_1000_seeded_games_finish_with_all_27_gems_accounted_for_after_every_act
     for seed in range(1000):
         opts = {v: bool((seed >> i) & 1) for i, v in enumerate(("bumpers", "bribery", "reverse", "petition",
                                                                 "lucky"))}
-        opts["board"] = "random" if seed % 3 == 0 else "default"
         seats = [str(i) for i in range(2 + seed % 5)]
+        opts["board"] = "random" if seed % 3 == 0 and len(seats) in random_players() else "default"
         rnd = random.Random(seed)
         state = G.new(seats, seed, opts)
         for _ in range(4000):

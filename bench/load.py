@@ -12,7 +12,8 @@ What it does, on a fresh SQLite file in a temporary folder (or ``--db postgresql
 3. times /stats, /leaderboard, /games and /mygames at that size;
 4. keeps moving until ``--rss-moves`` moves were made and reports the memory (RSS) of the bot and of every
    process it started (image workers, forkserver), in all and each: as the moves end, once the workers are
-   idle (they hand freed memory back), and after a quiet minute (the workers have exited).
+   idle (they hand freed memory back), and after a quiet spell (the workers have exited; the bot waits
+   10 minutes, the benchmark 60 s).
 
 Reported beside their targets (issue #13): move saved p95 ≤ 50 ms and image ready p95 ≤ 300 ms with 50
 channels at once (both from the moment the interaction arrives); each listing ≤ 50 ms at 10,000 games; RSS
@@ -39,6 +40,8 @@ from engine import GAMES  # noqa: E402
 from table import TableService, User, Where, open_store, rendering  # noqa: E402
 
 TARGET_SAVED_MS, TARGET_IMAGE_MS, TARGET_QUERY_MS, TARGET_RSS_MB = 50.0, 300.0, 50.0, 150.0
+DEFAULT_QUIET_S = rendering.IDLE_STOP_AFTER   # how long the bot's image workers wait for work before exiting
+QUIET_S = 60.0                                # the same here, shortened so the benchmark need not wait 10 min
 KEYS = ["wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm"]
 
 
@@ -288,10 +291,11 @@ async def main_async(args) -> int:
             ok &= not over
             print(f"  RSS after {moves[0]} moves, all {mb:7.0f} MB   target ≤ {TARGET_RSS_MB:g} MB"
                   + ("   ← over" if over else "") + f"\n    ({whose})")
-            await asyncio.sleep(rendering.IDLE_STOP_AFTER + 6.0)     # a quiet minute: the workers exit
+            rendering.IDLE_STOP_AFTER = QUIET_S         # the bot waits 10 minutes; the mechanism is the same
+            await asyncio.sleep(QUIET_S + 6.0)           # a quiet spell: the workers exit
             idle_mb, idle_whose = memory_report()
-            print(f"  RSS after a quiet minute    {idle_mb:7.0f} MB   (the image workers start with the next "
-                  f"picture)\n    ({idle_whose})")
+            print(f"  RSS after a quiet spell     {idle_mb:7.0f} MB   (the image workers start with the next "
+                  f"picture; the bot waits {DEFAULT_QUIET_S / 60:g} min, {QUIET_S:g} s here)\n    ({idle_whose})")
             where, users, game = tables[-1]
             row = await store.open_game(where.channel)
             state = game.load(row.state)

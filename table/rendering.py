@@ -22,7 +22,9 @@ glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so
 different images is returned too. (``max_tasks_per_child`` would do that, but on Python
 3.11–3.13 it can stop the pool for good: CPython issue 115634.) A bot is idle most of a day: after
 ``IDLE_STOP_AFTER`` seconds without a job the pool is replaced by a fresh one, whose workers start only with
-the next job, so an idle bot holds no image worker (the next picture then costs a worker's start, ~0.1 s).
+the next job, so an idle bot holds no image worker. The next picture then costs a worker's start and its
+cold caches (0.4–0.5 s instead of ~30 ms), so the wait is long enough that tables playing a session keep
+warm workers, and short enough that a bot whose games move a few times an hour holds ~70 MB between moves.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ log = logging.getLogger("teahouse.render")
 
 IDLE_TRIM_AFTER = 0.5         # seconds a worker waits for its next job before handing freed memory back
 RECYCLE_AFTER = 2000          # jobs drawn by one pool before a fresh pool replaces it (a few minutes' worth)
-IDLE_STOP_AFTER = 60.0        # seconds without a job before the workers exit (a fresh pool starts them again)
+IDLE_STOP_AFTER = 600.0       # seconds without a job before the workers exit (a fresh pool starts them again)
 SPARE = 1                     # jobs handed to the pool beyond one per worker
 
 _pool: ProcessPoolExecutor | None = None

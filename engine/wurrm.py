@@ -14,8 +14,10 @@ seat gate ``fair_seats`` (issue #14, ruling: a random board is used only where t
 moving later — where a later seat's extra gem pays a toll on a short route; bench/wurrm_balance.py measures the
 win rates of whole games). Checking every arrangement takes minutes, so bench/wurrm_layouts.py lists the ones
 that pass in data/wurrm/random_layouts.json and setup draws from that list; the same ruling keeps in that list
-only the arrangements where simulated beginners also won within ±5 points of fair in every seat at two and four
-players (300 games each; DESIGN.md has the figures).
+only the arrangements whose simulated beginner games met issue #14's bounds (every seat and every Start space
+within ±5 points of fair, the game length), each listed with the table sizes it met them at (1,000 games of
+each; DESIGN.md has the figures). A table of a size no listed arrangement met plays no random board: the game
+refuses to start with ``board: random`` and says so (ruling, issue #14).
 
 A turn, as actions (every step is its own action, see ``legal_actions``):
 ``lucky N`` (choose the lucky number 1–4; this also rolls the six dice), ``wish N`` (1–6), then
@@ -38,8 +40,8 @@ silent (each is tested in tests/test_wurrm*.py):
   players and 24 % against 11 % at 6). The computer's beginner places where a lone race with the gems it
   would take is shortest (``race_values``), so the reverse order hands the later seats the pick, as at a
   table; on the recommended board the first seats of six are left a2 and a5. The turn order itself is the
-  seat order. Every avatar's lucky
-  number starts at 1 (the face it happens to show) until its owner picks one.
+  seat order. Every avatar's lucky number starts at 1 (the face it happens to show) until its owner picks
+  one.
 - Z5 Lucky: a die showing the lucky number is rolled again until it does not, on every roll. A wish equal
   to the lucky number is allowed, and can never come true (the rulebook allows any wish 1–6).
 - Z5 Rerolls: the free reroll comes first and is optional; paid rerolls (1 gem to the bank each) only after

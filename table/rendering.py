@@ -129,7 +129,7 @@ def _trim_when_idle(started: int) -> None:
 
 
 def start(processes: int | None = None) -> None:
-    global _pool, _size, _given
+    global _pool, _size, _given, _reaper
     if _pool is not None:
         return
     _size = processes or os.cpu_count() or 1
@@ -138,7 +138,6 @@ def start(processes: int | None = None) -> None:
                                 initializer=_warm)
     _given = 0
     stats["pools"] += 1
-    global _reaper
     if _reaper is None or not _reaper.is_alive():
         _stopping.clear()
         _reaper = threading.Thread(target=_reap, name="image-pool-reaper", daemon=True)

@@ -301,6 +301,11 @@ def test_Z1_a_random_board_game_rebuilds_on_its_own_board_after_the_list_changed
     assert G.new([A, B], 42, {"board": "random"})["layout"] != start["layout"]
     states = rebuild(G, row, entries)
     assert states[0] == start and G.dump(states[-1]) == G.dump(state)
+    monkeypatch.setattr(wurrm, "random_layouts", lambda: [{"layout": default_layout(), "players": [3]}])
+    with pytest.raises(IllegalAction):                                   # no board for two players now
+        G.new([A, B], 42, {"board": "random"})
+    states = rebuild(G, row, entries)
+    assert states[0] == start and G.dump(states[-1]) == G.dump(state)
 
 
 # ----- Z4 setup ----------------------------------------------------------------------------------------------

@@ -339,7 +339,7 @@ def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int
 
 
 def measure(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
-              jobs: int = 1) -> dict:
+            jobs: int = 1) -> dict:
     """Seats with chosen placement (reverse turn order, each where the beginner places: the setup's
     compensation at work), Start spaces with random placement (each Start space apart from who sits on
     it): ``games`` games of each, on different seeds. Game length from the chosen games."""

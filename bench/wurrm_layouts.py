@@ -1,15 +1,15 @@
 """WURRM World: list the random arrangements that pass every check (issue #14), for ``board: random``.
 
-    .venv/bin/python bench/wurrm_layouts.py [--games 300]   # rewrites data/wurrm/random_layouts.json
-    .venv/bin/python bench/wurrm_layouts.py --reuse --games 300   # only the simulation, on the current list
+    .venv/bin/python bench/wurrm_layouts.py --games 1000   # rewrites data/wurrm/random_layouts.json (~90 min)
+    .venv/bin/python bench/wurrm_layouts.py --reuse --games 1000   # only the simulation, on the current list
 
 Runs ``fair_layout`` (structure, the race gate ``fair_race``, the seat gate ``fair_seats``) on every
 arrangement of ``engine.wurrm.candidate_layouts`` (a few minutes), then, with ``--games N``, plays beginner
 games on each survivor (bench/wurrm_balance.py ``measure``: seats placing where the beginner places, in
-reverse turn order; Start spaces placed at random): a quick look at 4 and 6 players first, then N games of
-each at 2 to 6 players, and keeps it only if every seat and every Start space is within ±5 points of fair
-and the game length meets its bounds. Far too slow for game setup, so setup draws from the
-list this writes. Prints what passed each stage.
+reverse turn order; Start spaces placed at random) at each of 2 to 6 players: a quick look of SCREEN_GAMES
+games first, then N games of each, and lists it with the sizes at which every seat and every Start space
+was within ±5 points of fair and the game length met its bounds (dropped if none). Far too slow for game
+setup, so setup draws from the list this writes. Prints what passed each stage.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def gated() -> list:
     return kept
 
 
-def simulated(layouts: list, games: int) -> list:
+def simulated(layouts: list, games: int, jobs: int = 1) -> list:
     """Each layout with the player counts at which its simulated seats (chosen placement), Start spaces
     (random placement) and game length meet issue #14's bounds (``bench.wurrm_balance.measure``): at each
     count of PLAYERS, first SCREEN_GAMES games of each with SCREEN_SLACK more points of room (noise), then
@@ -67,7 +67,7 @@ def simulated(layouts: list, games: int) -> list:
                 if any(abs(w - fair) > room for w in [*st["seat"], *st["start"].values()]):
                     lines.append("screen " + show(st))
                     continue
-                st = measure(n, games, "beginner", seed0=800000 + k * 100000, quiet=True, jobs=JOBS)
+                st = measure(n, games, "beginner", seed0=800000 + k * 100000, quiet=True, jobs=jobs)
                 lines.append(show(st))
                 if not verdict(st):
                     passed.append(n)
@@ -81,17 +81,12 @@ def simulated(layouts: list, games: int) -> list:
     return kept
 
 
-JOBS = 1
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=0, help="beginner games per layout and player count")
     ap.add_argument("--reuse", action="store_true", help="simulate the current list instead of enumerating")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the long check (2 at most here)")
     args = ap.parse_args()
-    global JOBS
-    JOBS = args.jobs
     t0 = time.perf_counter()
     if args.reuse:
         layouts = [x["layout"] for x in wurrm.random_layouts()
@@ -101,14 +96,14 @@ def main() -> None:
     about = ("Random WURRM World arrangements that pass engine.wurrm.fair_layout; written by"
              " bench/wurrm_layouts.py (issue #14).")
     if args.games:
-        layouts = simulated(layouts, args.games)
-    else:
-        layouts = [{"layout": x, "players": list(PLAYERS)} for x in layouts]
+        layouts = simulated(layouts, args.games, args.jobs)
         about += (f" Each is listed with the player counts at which it met issue #14's bounds over {args.games}"
                   f" simulated beginner games: every seat (placing in reverse turn order where the beginner"
                   f" places) and every Start space (placed at random) within ±5 points of fair, median game at"
                   f" most 10 rounds, 90th percentile at most twice the median; a table of another size cannot"
                   f" draw it.")
+    else:                  # the gates only, unsimulated: listed for every size
+        layouts = [{"layout": x, "players": list(PLAYERS)} for x in layouts]
     out = {"about": about, "layouts": layouts}
     wurrm.RANDOM_FILE.write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(layouts)} layouts written, {time.perf_counter() - t0:.0f}s")

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/wurrm_layouts.py --games 1000   # rewrites data/wurrm/random_layouts.json (~90 min)
     .venv/bin/python bench/wurrm_layouts.py --reuse --games 1000   # only the simulation, on the current list
+    .venv/bin/python bench/wurrm_layouts.py --verify 1000 [--prune]  # the listed sizes again, on fresh seeds
 
 Runs ``fair_layout`` (structure, the race gate ``fair_race``, the seat gate ``fair_seats``) on every
 arrangement of ``engine.wurrm.candidate_layouts`` (a few minutes), then, with ``--games N``, plays beginner
@@ -81,13 +82,60 @@ def simulated(layouts: list, games: int, jobs: int = 1) -> list:
     return kept
 
 
+def verified(games: int, jobs: int = 1) -> tuple[list, list]:
+    """Each listed arrangement at each of its listed sizes, measured again on seeds the listing run never used:
+    choosing the arrangements that passed on one set of games flatters them (the near misses that were lucky
+    pass), so a second, independent set tells how many hold. Returns the list keeping only the sizes that pass
+    again, and the (index, size, figures) that missed."""
+    from bench.wurrm_balance import measure, show, verdict
+    kept, missed = [], []
+    for k, entry in enumerate(wurrm.random_layouts()):
+        layout = entry["layout"]
+        saved = wurrm.default_layout
+        wurrm.default_layout = lambda layout=layout: [list(p) for p in layout]
+        passed = []
+        try:
+            for n in entry["players"]:
+                st = measure(n, games, "beginner", seed0=30_000_000 + k * 100_000, quiet=True, jobs=jobs)
+                bad = verdict(st)
+                print(f"{k}: {'again' if not bad else 'MISSED'} {show(st)}", flush=True)
+                if bad:
+                    missed.append((k, n, st))
+                else:
+                    passed.append(n)
+        finally:
+            wurrm.default_layout = saved
+        if passed:
+            kept.append({"layout": layout, "players": passed})
+    return kept, missed
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=0, help="beginner games per layout and player count")
     ap.add_argument("--reuse", action="store_true", help="simulate the current list instead of enumerating")
     ap.add_argument("--jobs", type=int, default=1, help="processes for the long check (2 at most here)")
+    ap.add_argument("--verify", type=int, default=0, metavar="N",
+                    help="measure the listed sizes again with N fresh games each; the list is unchanged unless --prune")
+    ap.add_argument("--prune", action="store_true", help="with --verify: drop the sizes that missed on the fresh games")
     args = ap.parse_args()
     t0 = time.perf_counter()
+    if args.verify:
+        before = wurrm.random_layouts()
+        kept, missed = verified(args.verify, args.jobs)
+        pairs = sum(len(x["players"]) for x in before)
+        print(f"{pairs - len(missed)} of {pairs} listed (arrangement, size) pairs pass again on {args.verify}"
+              f" fresh games; per size: " + ", ".join(
+                  f"{n}p {sum(n in x['players'] for x in kept)}/{sum(n in x['players'] for x in before)}"
+                  for n in PLAYERS) + f"; {time.perf_counter() - t0:.0f}s")
+        if args.prune:
+            data = json.loads(wurrm.RANDOM_FILE.read_text(encoding="utf-8"))
+            data["about"] += (f" Verified on {args.verify} more games each on fresh seeds: a size that missed"
+                              f" there is dropped.")
+            data["layouts"] = kept
+            wurrm.RANDOM_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+            print(f"{len(kept)} layouts written")
+        return
     if args.reuse:
         layouts = [x["layout"] for x in wurrm.random_layouts()
                    if wurrm.fair_layout(wurrm.Board(wurrm.layout_key(x["layout"])))]

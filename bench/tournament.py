@@ -74,7 +74,7 @@ def play_one(job) -> dict:
     winners = res["winners"] if res else []
     score = 1.0 / len(winners) if cand_seat in winners else 0.0
     return {"key": key, "players": players, "match": f"{cand}:{opp}", "score": score, "moves": moves,
-            "times": times}
+            "seed": seed, "seat": cand_seat, "times": times}
 
 
 def parse_iterations(words: list[str] | None) -> dict[str, int] | None:

@@ -4,9 +4,11 @@
     .venv/bin/python bench/tournament.py --games 20 --players 2 --match hard:easy medium:easy --jobs 2
 
 Each game seats one candidate (``hard`` or ``medium``) and fills the other seats with the opponent level; the
-candidate's seat rotates game by game (game i: seat i mod n). A shared win counts 1/k. Prints each
-(matchup, game, players) with the candidate's win rate and a 95 % Wilson interval, and the rate a seat of
-the opponent level would get by chance (1/n). ``--iterations N`` replaces the levels' time budgets by
+candidate's seat rotates game by game (game i: seat i mod n). A shared win counts 1/k. Where the game
+plays in teams (Seikatsu at four, S3/D1: the candidate and an ``easy`` teammate against two ``easy`` seats)
+the side is the team: its win counts 1, a tie between the teams 1/2, and chance is 1/2. Prints each
+(matchup, game, players) with the candidate's win rate and a 95 % Wilson interval, and the rate a side of
+the opponent level would get by chance (1/sides). ``--iterations N`` replaces the levels' time budgets by
 fixed iteration budgets (deterministic runs, and faster: ``--iterations hard=400 medium=100``, or one number
 for both, and ``wassamasaw:hard=60`` for one game; ``bench/ai_speed.py --cpu`` tells what the time budgets
 allow on an idle core); by default the levels play with their real budgets (iterations and time).
@@ -70,11 +72,12 @@ def play_one(job) -> dict:
             times.append(time.perf_counter() - t)
         state = game.apply(state, seat, action)
         moves += 1
-    res = game.result(state)
-    winners = res["winners"] if res else []
-    score = 1.0 / len(winners) if cand_seat in winners else 0.0
+    res = game.result(state) or {}
+    sides = res.get("teams") or [[s] for s in seats]      # teams where the game has them (Seikatsu at four)
+    won = [side for side in sides if set(side) & set(res.get("winners", []))]
+    score = 1.0 / len(won) if any(cand_seat in side for side in won) else 0.0
     return {"key": key, "players": players, "match": f"{cand}:{opp}", "score": score, "moves": moves,
-            "seed": seed, "seat": cand_seat, "times": times}
+            "sides": len(sides), "seed": seed, "seat": cand_seat, "times": times}
 
 
 def parse_iterations(words: list[str] | None) -> dict[str, int] | None:
@@ -154,9 +157,11 @@ def main(argv=None) -> None:
 def table(results: list[dict]) -> None:
     tally: dict[tuple, list] = {}
     times: dict[tuple, list] = {}
+    sides: dict[tuple, int] = {}
     for r in results:
         k = (r["match"], r["key"], r["players"])
         tally.setdefault(k, []).append(r["score"])
+        sides[k] = r.get("sides", r["players"])
         times.setdefault(k, []).extend(r["times"])
     print(f"{'match':<12} {'game':<11} {'n':>2}p {'games':>5}  {'win rate':>8}  {'95% CI':<15} {'chance':>6}"
           f"  {'p50 s':>6} {'p95 s':>6}")
@@ -167,7 +172,7 @@ def table(results: list[dict]) -> None:
         ts = sorted(times[(match, key, players)]) or [0.0]
         p50, p95 = ts[len(ts) // 2], ts[min(len(ts) - 1, int(0.95 * len(ts)))]
         print(f"{match:<12} {key:<11} {players:>2}p {n:>5}  {w / n:>8.1%}  [{lo:.0%}, {hi:.0%}]{'':<5} "
-              f"{1 / players:>6.0%}  {p50:>6.2f} {p95:>6.2f}")
+              f"{1 / sides[(match, key, players)]:>6.0%}  {p50:>6.2f} {p95:>6.2f}")
 
 if __name__ == "__main__":
     main()

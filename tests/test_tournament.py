@@ -51,3 +51,21 @@ def test_no_game_at_a_size_it_does_not_seat(tmp_path, players, capsys):
                      "--out", str(out)])
     assert out.read_text() == ""
     assert capsys.readouterr().out.startswith("0 games")
+
+
+def test_seikatsu_at_four_counts_the_candidates_team(monkeypatch):
+    """S3/D1: at four Seikatsu plays in two teams; the candidate's side is its team (with an ``easy`` teammate),
+    so a team win counts 1 (not 1/2 for a two-seat winner list), a tie between the teams 1/2, chance 1/2."""
+    rows = [tournament.play_one(("seikatsu", 4, "medium", "easy", i, 500 + i, {"medium": 3})) for i in range(3)]
+    for r in rows:
+        assert r["sides"] == 2 and r["score"] in (0.0, 0.5, 1.0)
+    game = tournament.GAMES["seikatsu"]
+    real = game.result
+    monkeypatch.setattr(game, "result", lambda st: real(st) and {**real(st), "winners": ["p1", "p3"]})
+    won = tournament.play_one(("seikatsu", 4, "medium", "easy", 1, 7, {"medium": 3}))     # candidate p1
+    lost = tournament.play_one(("seikatsu", 4, "medium", "easy", 2, 7, {"medium": 3}))    # candidate p2
+    assert (won["score"], lost["score"]) == (1.0, 0.0)
+    monkeypatch.setattr(game, "result", lambda st: real(st) and {**real(st), "winners": ["p0", "p1", "p2", "p3"]})
+    assert tournament.play_one(("seikatsu", 4, "medium", "easy", 0, 7, {"medium": 3}))["score"] == 0.5
+    two = tournament.play_one(("wagara", 2, "medium", "easy", 0, 7, {"medium": 3}))
+    assert two["sides"] == 2 and two["score"] in (0.0, 0.5, 1.0)

@@ -132,6 +132,11 @@ class Game:
         sharing a score: a team win reads as one) and ``note`` (one sentence on how the winner was decided)."""
         raise NotImplementedError
 
+    def teams(self, state: State) -> list[list[str]]:
+        """Seats that play, score and win together (lists of seats), or [] when every seat plays for itself.
+        Public: computer players read it to count a teammate's lead as their own."""
+        return []
+
     def describe(self, before: State, seat: str, action: str, after: State) -> str:
         return f"{seat}: {action}"
 

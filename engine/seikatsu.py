@@ -524,6 +524,13 @@ class Seikatsu(Game):
                              "total": birds + flowers + fountains, "rows": rows, "streams": streams}
         return final
 
+    def teams(self, state: State) -> list[list[str]]:
+        """S3/D1: at four, the seats sharing a pagoda (first and third, second and fourth)."""
+        if len(state["seats"]) != 4:
+            return []
+        pagodas = state["pagodas"]
+        return [[s for s in state["seats"] if pagodas[s] == c] for c in dict.fromkeys(pagodas.values())]
+
     def result(self, state: State) -> dict | None:
         if state["phase"] != "over":
             return None
@@ -534,8 +541,7 @@ class Seikatsu(Game):
             "winners": [s for s in state["seats"] if final[pagodas[s]]["total"] == best],
             "scores": {s: final[pagodas[s]]["total"] for s in state["seats"]},
             "pagodas": dict(pagodas),
-            "teams": [[s for s in state["seats"] if pagodas[s] == c] for c in dict.fromkeys(pagodas.values())]
-            if len(state["seats"]) == 4 else [],
+            "teams": self.teams(state),
             "breakdown": {c: {k: f[k] for k in ("birds", "flowers", "fountains", "total")}
                           for c, f in final.items()},
         }

@@ -220,6 +220,45 @@ def test_a_time_budget_never_cuts_below_the_floor():
     assert ai.budget("hard", iterations=10).floor == 10             # never above the iteration budget
 
 
+def _seikatsu_four_finished():
+    """A Seikatsu game at four (two teams, S3/D1) played by beginners to its end."""
+    game = GAMES["seikatsu"]
+    state = game.new(["s0", "s1", "s2", "s3"], 5, {})
+    rnd = random.Random(5)
+    while game.result(state) is None:
+        seat = rnd.choice(game.to_act(state))
+        state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+    return game, state
+
+
+def test_S3_D1_a_team_win_is_a_whole_win_for_both_teammates():
+    """At four in Seikatsu the search's reward is the team's: a team that wins alone earns each of its seats
+    what a lone winner earns (not half, as a two-seat winner list would give), the losing team nothing but its
+    margin, and the margin is taken over the other team's score, not the teammate's (which is the same)."""
+    from engine.ai.heuristics import evaluate
+    from engine.ai.ismcts import MARGIN, rewards
+    game, state = _seikatsu_four_finished()
+    res = game.result(state)
+    teams = game.teams(state)
+    assert sorted(map(sorted, teams)) == [["s0", "s2"], ["s1", "s3"]]
+    scores = res["scores"]
+    r = rewards(game, state, res)
+    for team in teams:
+        me, other = team[0], next(t for t in teams if t is not team)[0]
+        lead = scores[me] - scores[other]
+        assert r[team[0]] == r[team[1]]
+        if lead > 0:
+            assert r[me] > 1 - MARGIN and r[other] < MARGIN / 2      # a whole win; the other team gets its margin
+        elif lead == 0:
+            assert r[me] == pytest.approx(0.5)                     # two sides share the win
+    est = evaluate(game, state)
+    best = max(teams, key=lambda t: scores[t[0]])
+    if scores[best[0]] > min(scores.values()):
+        assert est[best[0]] > 0.5 and est[best[1]] > 0.5            # a team ahead is ahead, for both teammates
+    two = GAMES["seikatsu"].new(["a", "b"], 1, {})
+    assert GAMES["seikatsu"].teams(two) == [] and GAMES["wagara"].teams(GAMES["wagara"].new(["a", "b"], 1, {})) == []
+
+
 def test_hint_text_names_the_top_two():
     stats = ai.Stats([("take fire 4", 30, 0.61), ("take wood 2", 20, 0.55), ("convert water 1", 5, 0.2)], 55)
     text = ai.hint_text(stats)

@@ -67,7 +67,7 @@ HEURISTICS: dict[str, tuple[Callable[[Game, State], dict[str, float]], float]] =
 
 def evaluate(game: Game, state: State) -> dict[str, float]:
     """Each seat's chance of winning from an unfinished position, roughly: a logistic curve of its score
-    lead over the best other seat (a teammate sharing its score counts as level)."""
+    lead over the best seat of another side (a teammate's score is its own: ``Game.teams``)."""
     entry = HEURISTICS.get(game.key)
     seats = state["seats"]
     if entry is None:
@@ -77,9 +77,10 @@ def evaluate(game: Game, state: State) -> dict[str, float]:
         scores = fn(game, state)
     except (KeyError, TypeError, ValueError, AttributeError):
         return {s: 0.5 for s in seats}
+    team = {s: t for t in game.teams(state) for s in t}
     out = {}
     for s in seats:
-        others = [scores[o] for o in seats if o != s]
+        others = [scores[o] for o in seats if o not in team.get(s, (s,))]
         lead = scores[s] - max(others) if others else 0.0
         out[s] = 1.0 / (1.0 + math.exp(-lead / scale))
     return out

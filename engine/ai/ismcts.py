@@ -65,14 +65,27 @@ class Stats:
         return self.actions[0][0]
 
 
+def sides(game: Game, state: State) -> dict[str, list[str]]:
+    """Each seat's side: its team where the game plays in teams (``Game.teams``), else itself alone."""
+    side = {s: [s] for s in state["seats"]}
+    for team in game.teams(state):
+        for s in team:
+            side[s] = team
+    return side
+
+
 def rewards(game: Game, state: State, res: dict | None) -> dict[str, float]:
-    """Every seat's reward for a finished game (``res``) or, cut short, the heuristic estimate."""
+    """Every seat's reward for a finished game (``res``) or, cut short, the heuristic estimate. A side (a
+    seat, or a team: Seikatsu at four) that wins alone earns 1 for each of its seats, a shared win 1/k among
+    the k winning sides; the margin is taken over the best seat of another side."""
     seats = state["seats"]
     if res is None:
         return evaluate(game, state)
-    winners = res.get("winners") or []
-    share = 1.0 / len(winners) if winners else 0.0
-    out = {s: (share if s in winners else 0.0) for s in seats}
+    side = sides(game, state)
+    winners = set(res.get("winners") or [])
+    won = {tuple(side[s]) for s in seats if set(side[s]) & winners}
+    share = 1.0 / len(won) if won else 0.0
+    out = {s: (share if tuple(side[s]) in won else 0.0) for s in seats}
     scores = res.get("scores") or {}
     if MARGIN and len(scores) == len(seats):
         try:
@@ -80,7 +93,10 @@ def rewards(game: Game, state: State, res: dict | None) -> dict[str, float]:
         except (KeyError, TypeError, ValueError):
             return out
         for s in seats:
-            best_other = max(values[o] for o in seats if o != s)
+            others = [values[o] for o in seats if o not in side[s]]
+            if not others:
+                continue
+            best_other = max(others)
             margin = (values[s] - best_other) / (abs(values[s]) + abs(best_other) + 1.0)
             out[s] = (1 - MARGIN) * out[s] + MARGIN * (margin + 1.0) / 2.0
     return out

@@ -12,9 +12,10 @@ adds one node, plays a random rollout with the games' beginner policy (``bot_act
 ``rollout_cap`` moves, and backs up every seat's reward to the nodes that seat chose.
 
 Rewards: a win 1, a shared win 1/k, a loss 0, plus a small score-margin term (``MARGIN``); an unfinished
-rollout is scored by ``heuristics.evaluate``. A team (``Game.teams``: Seikatsu at four) is one side: its win is
-a whole win for each teammate, and margins are taken over the other side. The only things read from the true state are what the seat
-sees: who acts (``to_act``) and the seat's own legal actions, which come from its view.
+rollout is scored by ``heuristics.evaluate``. A team (``Game.teams``: Seikatsu at four) is one side: its win
+is a whole win for each teammate, and margins are taken over the other side. The only things read from the
+true state are what the seat sees: who acts (``to_act``) and the seat's own legal actions, which come from
+its view.
 
 Simultaneous choices (face-down cards, secret votes: several seats to act at once) are taken one after the
 other in the tree, so a later chooser's node hangs below the earlier choice, as if it saw it: pessimistic

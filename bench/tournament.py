@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GAMES  # noqa: E402
 from engine.ai import choose  # noqa: E402
+from engine.ai.heuristics import sides  # noqa: E402
 
 CONFIGS = {     # game key → table options used (MyWuXing: Think, where players decide; Learn has no decisions)
     "wassamasaw": {},
@@ -73,11 +74,12 @@ def play_one(job) -> dict:
         state = game.apply(state, seat, action)
         moves += 1
     res = game.result(state) or {}
-    sides = res.get("teams") or [[s] for s in seats]      # teams where the game has them (Seikatsu at four)
-    won = [side for side in sides if set(side) & set(res.get("winners", []))]
-    score = 1.0 / len(won) if any(cand_seat in side for side in won) else 0.0
+    side = sides(game, state)                       # a seat, or its team (Seikatsu at four)
+    all_sides = {tuple(t) for t in side.values()}
+    won = {t for t in all_sides if set(t) & set(res.get("winners", []))}
+    score = 1.0 / len(won) if tuple(side[cand_seat]) in won else 0.0
     return {"key": key, "players": players, "match": f"{cand}:{opp}", "score": score, "moves": moves,
-            "sides": len(sides), "seed": seed, "seat": cand_seat, "times": times}
+            "sides": len(all_sides), "seed": seed, "seat": cand_seat, "times": times}
 
 
 def parse_iterations(words: list[str] | None) -> dict[str, int] | None:

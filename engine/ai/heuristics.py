@@ -65,6 +65,15 @@ HEURISTICS: dict[str, tuple[Callable[[Game, State], dict[str, float]], float]] =
 }
 
 
+def sides(game: Game, state: State) -> dict[str, list[str]]:
+    """Each seat's side: its team where the game plays in teams (``Game.teams``), else itself alone."""
+    side = {s: [s] for s in state["seats"]}
+    for team in game.teams(state):
+        for s in team:
+            side[s] = team
+    return side
+
+
 def evaluate(game: Game, state: State) -> dict[str, float]:
     """Each seat's chance of winning from an unfinished position, roughly: a logistic curve of its score
     lead over the best seat of another side (a teammate's score is its own: ``Game.teams``)."""
@@ -77,10 +86,10 @@ def evaluate(game: Game, state: State) -> dict[str, float]:
         scores = fn(game, state)
     except (KeyError, TypeError, ValueError, AttributeError):
         return {s: 0.5 for s in seats}
-    team = {s: t for t in game.teams(state) for s in t}
+    side = sides(game, state)
     out = {}
     for s in seats:
-        others = [scores[o] for o in seats if o not in team.get(s, (s,))]
+        others = [scores[o] for o in seats if o not in side[s]]
         lead = scores[s] - max(others) if others else 0.0
         out[s] = 1.0 / (1.0 + math.exp(-lead / scale))
     return out

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from ..core import Game, IllegalAction, State
 from ..rng import Rng, seed_state
-from .heuristics import evaluate
+from .heuristics import evaluate, sides
 from .policy import search_actions
 
 EXPLORATION = 1.0
@@ -65,15 +65,6 @@ class Stats:
     @property
     def best(self) -> str:
         return self.actions[0][0]
-
-
-def sides(game: Game, state: State) -> dict[str, list[str]]:
-    """Each seat's side: its team where the game plays in teams (``Game.teams``), else itself alone."""
-    side = {s: [s] for s in state["seats"]}
-    for team in game.teams(state):
-        for s in team:
-            side[s] = team
-    return side
 
 
 def rewards(game: Game, state: State, res: dict | None) -> dict[str, float]:

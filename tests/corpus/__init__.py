@@ -44,7 +44,7 @@ def replay(record: dict) -> tuple[list[str], dict | None]:
 
 def new_game(record: dict) -> State:
     """The first state of a recorded game, at its rules version."""
-    return GAMES[record["game"]].new(record["seats"], record["seed"], record["options"])
+    return GAMES[record["game"]].new(record["seats"], record["seed"], record["options"], rules=record["rules"])
 
 
 def corpus_file(key: str, rules: int) -> Path:

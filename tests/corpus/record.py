@@ -18,7 +18,7 @@ import math
 import random
 import time
 
-from engine import GAMES, Game, IllegalAction
+from engine import GAME_MODULES, GAMES, Game, IllegalAction
 
 from . import corpus_file, replay, views_digest, write
 
@@ -99,7 +99,7 @@ def _played(game: Game, size: int, options: dict, rnd: random.Random, rules: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", default=list(GAMES))
+    parser.add_argument("--only", nargs="*", default=list(GAME_MODULES))
     parser.add_argument("--rules", type=int, default=1, help="the rules version being recorded")
     parser.add_argument("--force", action="store_true", help="rewrite an existing file (never an old version's)")
     args = parser.parse_args()

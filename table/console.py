@@ -28,8 +28,9 @@ from i18n import N_, _, pgettext
 from . import commands as game_commands
 from .records import TABLE_OPTIONS
 from .replies import Private, Reply, User, Where
-from .service import TableService, describe_settings, parse_option
+from .service import TableService
 from .store import StoreError
+from .texts import describe_settings, parse_option
 
 log = logging.getLogger("teahouse.console")
 

@@ -11,12 +11,12 @@ from PIL import Image
 import i18n
 from engine import GAMES, IllegalAction
 from engine.wagara import COLOURS
-from i18n.tools import extract
 from render import RENDERERS, render_png
 from render.common import record_text
 from tests.test_render_phone import MIN_PHONE_PX, PHONE_WIDTH, clear_render_caches
 from tests.test_wagara import position
 from tests.test_wagara_random import PURPOSEFUL
+from tools.i18n_catalogs import extract
 
 G = GAMES["wagara"]
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]

@@ -18,8 +18,8 @@ from i18n import pgettext, word
 from table.commands import CARD_VERBS
 from table.replies import name_seats
 
-from . import ui
-from .common import GameCommands, clean, suggest
+from . import common, ui
+from .common import GameCommands, clean
 
 
 def action_label(action: str, table: dict | None = None) -> str:
@@ -49,6 +49,11 @@ def _action_label(action: str) -> str:
     return answers.get(action, action)
 
 
+def suggest(options: list[str], current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 suggestions containing every word typed so far, in the action or in its label."""
+    return common.suggest(options, current, action_label)
+
+
 class MyWuXingCog(GameCommands):
     mywuxing = app_commands.Group(name="mywuxing", description="MyWuXing: the Five Elements card game")
     game = "mywuxing"
@@ -68,7 +73,7 @@ class MyWuXingCog(GameCommands):
         names = await self.seat_names(interaction)
         legal = await self.legal(interaction)
         return suggest([name_seats(a, names) for a in legal if a.startswith(("universe with ", "against "))],
-                       current, action_label)
+                       current)
 
     @play_card.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction, current: str):
@@ -78,7 +83,7 @@ class MyWuXingCog(GameCommands):
             names = await self.seat_names(interaction)
             raw = {name_seats(a, names).lower(): a for a in legal}
             legal = await self.legal(interaction, [raw.get(target, target)]) if target else []
-        return suggest([a for a in legal if a.startswith(CARD_VERBS)], current, action_label)
+        return suggest([a for a in legal if a.startswith(CARD_VERBS)], current)
 
     @mywuxing.command(name="react", description="Answer a power-card window: pass, activate or counter")
     @app_commands.describe(answer="pass, activate star, counter with star, counter with dragon …")
@@ -88,7 +93,7 @@ class MyWuXingCog(GameCommands):
     @react.autocomplete("answer")
     async def answer_complete(self, interaction: discord.Interaction, current: str):
         legal = await self.legal(interaction)
-        return suggest([a for a in legal if a.startswith(("pass", "activate", "counter"))], current, action_label)
+        return suggest([a for a in legal if a.startswith(("pass", "activate", "counter"))], current)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -19,8 +19,8 @@ from engine.wagara import UNLOAD, parse_move
 from i18n import _, pgettext
 from table.replies import name_seats
 
-from . import ui
-from .common import GameCommands, suggest
+from . import common, ui
+from .common import GameCommands
 
 
 def _card(card: str) -> str:
@@ -84,6 +84,11 @@ def label(action: str, table: dict | None = None) -> str:
     return action
 
 
+def suggest(options: list[str], current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 suggestions containing every word typed so far (in the notation or as ``label`` says it)."""
+    return common.suggest(options, current, label)
+
+
 def card_label(card: str) -> str:
     """A paddle card as a suggestion names it: the card itself in English, ``la Nuvola`` in Italian."""
     return card if i18n.current() == i18n.DEFAULT else _card(card)
@@ -112,7 +117,7 @@ class WagaraCog(GameCommands):
     async def move_complete(self, interaction: discord.Interaction, current: str):
         names = await self.seat_names(interaction)
         legal = [a for a in await self.legal(interaction) if not a.startswith("play ")]
-        return suggest([name_seats(a, names) for a in legal], current, label)
+        return suggest([name_seats(a, names) for a in legal], current)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -54,12 +54,12 @@ def _accepted(game: Game, options: dict) -> bool:
         return False
 
 
-def play(game: Game, seats: list[str], seed: int, options: dict, rnd: random.Random) -> dict | None:
+def play(game: Game, seats: list[str], seed: int, options: dict, rnd: random.Random, rules: int) -> dict | None:
     try:
-        state = game.new(seats, seed, options)
+        state = game.new(seats, seed, options, rules=rules)
     except IllegalAction:
         return None          # a combination the rules refuse (a random WURRM board at an unlisted size)
-    record = {"game": game.key, "rules": 1, "seed": seed, "options": options, "seats": seats, "log": []}
+    record = {"game": game.key, "rules": rules, "seed": seed, "options": options, "seats": seats, "log": []}
     digests = [views_digest(game, state)]
     while game.result(state) is None and len(record["log"]) < MAX_MOVES:
         seat = rnd.choice(sorted(game.to_act(state)))
@@ -90,11 +90,8 @@ def record_game(key: str, rules: int) -> list[dict]:
 
 def _played(game: Game, size: int, options: dict, rnd: random.Random, rules: int) -> list[dict]:
     seats = [f"p{i}" for i in range(1, size + 1)]
-    r = play(game, seats, rnd.getrandbits(63), options, random.Random(rnd.getrandbits(63)))
-    if r is None:
-        return []
-    r["rules"] = rules
-    return [r]
+    r = play(game, seats, rnd.getrandbits(63), options, random.Random(rnd.getrandbits(63)), rules)
+    return [] if r is None else [r]
 
 
 def main() -> None:

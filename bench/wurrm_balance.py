@@ -40,6 +40,9 @@ from engine.hexgrid import DIRECTIONS  # noqa: E402
 G = GAMES["wurrm"]
 NAMES = ("e", "ne", "nw", "w", "sw", "se")   # the engine's direction names, in the order of DIRECTIONS
 TOLERANCE = 5.0                              # points of win rate either side of fair
+# A Start space the easy level places on in fewer than this share of its games is not judged as placed (issue
+# #26): it is in play but chosen too rarely for its win rate to mean anything (still judged placed at random).
+RARE_START = 0.05
 MAX_MEDIAN, P90_FACTOR = 10, 2.0
 
 END_COST = 2.5      # entering an End-your-turn space ends the move: worth about this many steps
@@ -251,7 +254,8 @@ class Greedy:
 
 
 # ----- playing games -----------------------------------------------------------------------------------------
-def play(n: int, seed: int, policies: list, options: dict | None = None, place: str = "random") -> dict:
+def play(n: int, seed: int, policies: list, options: dict | None = None, place: str = "random",
+         rules: int | None = None) -> dict:
     """One game; ``policies[i]`` plays seat i (None: the beginner). Returns the winner's seat index, its Start
     space, the Start spaces and the rounds played. ``place``: "random", every seat on a random free Start
     space (to measure Start spaces apart from seats), or "chosen", every seat where the engine's beginner
@@ -259,7 +263,7 @@ def play(n: int, seed: int, policies: list, options: dict | None = None, place: 
     as Z4 has it, as players at a table choose (to measure seats)."""
     seats = [str(i) for i in range(n)]
     rnd = random.Random(seed * 7919 + n)
-    state = G.new(seats, seed, options)
+    state = G.new(seats, seed, options, rules=rules)
     starts: dict[str, str] = {}
     for pol in policies:
         if pol is not None:
@@ -284,12 +288,13 @@ def play(n: int, seed: int, policies: list, options: dict | None = None, place: 
             "starts": starts}
 
 
-def tally(n: int, seeds: range, policy: str, options: dict | None = None, place: str = "random") -> dict:
+def tally(n: int, seeds: range, policy: str, options: dict | None = None, place: str = "random",
+          rules: int | None = None) -> dict:
     """Raw counts over the games of ``seeds`` (one worker's share)."""
     out = {"wins": [0] * n, "start_games": {}, "start_wins": {}, "rounds": [], "unfinished": 0}
     greedy = Greedy()
     for seed in seeds:
-        game = play(n, seed, [greedy if policy == "greedy" else None] * n, options, place)
+        game = play(n, seed, [greedy if policy == "greedy" else None] * n, options, place, rules)
         out["rounds"].append(game["rounds"])
         if game["winner"] is None:
             out["unfinished"] += 1
@@ -307,7 +312,7 @@ def _tally(args):
 
 
 def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
-        jobs: int = 1, place: str = "random") -> dict:
+        jobs: int = 1, place: str = "random", rules: int | None = None) -> dict:
     """``games`` games at ``n`` players, split over ``jobs`` processes (the machine's cores are shared: 2 at
     most is polite), summed into the figures ``verdict`` judges."""
     t0 = time.perf_counter()
@@ -315,9 +320,9 @@ def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int
     if jobs > 1:
         from multiprocessing import Pool
         with Pool(jobs) as pool:
-            parts = pool.map(_tally, [(n, c, policy, options, place) for c in chunks])
+            parts = pool.map(_tally, [(n, c, policy, options, place, rules) for c in chunks])
     else:
-        parts = [tally(n, chunks[0], policy, options, place)]
+        parts = [tally(n, chunks[0], policy, options, place, rules)]
     wins = [sum(p["wins"][i] for p in parts) for i in range(n)]
     start_games: dict[str, int] = {}
     start_wins: dict[str, int] = {}
@@ -333,19 +338,28 @@ def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int
         "n": n, "games": games, "policy": policy, "place": place, "unfinished": sum(p["unfinished"] for p in parts),
         "seat": [100 * w / games for w in wins],
         "start": {sid: 100 * start_wins.get(sid, 0) / g for sid, g in sorted(start_games.items())},
+        "start_games": dict(sorted(start_games.items())),
         "median": statistics.median(rounds), "p90": rounds[int(0.9 * (len(rounds) - 1))],
         "worst": rounds[-1], "mean": statistics.fmean(rounds),
     }
 
 
 def measure(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
-            jobs: int = 1) -> dict:
+            jobs: int = 1, rules: int | None = None) -> dict:
     """Seats with chosen placement (reverse turn order, each where the beginner places: the setup's
     compensation at work), Start spaces with random placement (each Start space apart from who sits on
-    it): ``games`` games of each, on different seeds. Game length from the chosen games."""
-    chosen = run(n, games, policy, options, seed0, quiet, jobs, place="chosen")
-    apart = run(n, games, policy, options, seed0 + 10**6, quiet, jobs, place="random")
-    return {**chosen, "start": apart["start"], "seat_random": apart["seat"], "place": "both"}
+    it): ``games`` games of each, on different seeds. Game length from the chosen games.
+
+    With the beginner, the chosen games are also the ``easy`` level's own play (every seat a uniform choice
+    among ``bot_actions``, placement included), so their Start spaces are kept too (``start_chosen``):
+    issue #26 asks both models to be fair, every seat and every Start space in play (``verdict``)."""
+    chosen = run(n, games, policy, options, seed0, quiet, jobs, place="chosen", rules=rules)
+    apart = run(n, games, policy, options, seed0 + 10**6, quiet, jobs, place="random", rules=rules)
+    rare = {sid for sid, g in chosen["start_games"].items() if g < RARE_START * games}
+    return {**chosen, "start": apart["start"], "start_games": apart["start_games"],
+            "start_chosen": {sid: w for sid, w in chosen["start"].items() if sid not in rare},
+            "start_chosen_games": chosen["start_games"], "seat_random": apart["seat"], "place": "both",
+            "seed0": seed0}
 
 
 def verdict(stats: dict) -> list[str]:
@@ -355,6 +369,8 @@ def verdict(stats: dict) -> list[str]:
         bad.append("seats")
     if any(abs(w - fair) > TOLERANCE for w in stats["start"].values()):
         bad.append("starts")
+    if any(abs(w - fair) > TOLERANCE for w in stats.get("start_chosen", {}).values()):
+        bad.append("starts as placed")
     if stats["median"] > MAX_MEDIAN:
         bad.append("median")
     if stats["p90"] > P90_FACTOR * stats["median"]:
@@ -370,6 +386,8 @@ def show(stats: dict) -> str:
     if "seat_random" in stats:
         seats += " [placed at random: " + " ".join(f"{w:4.1f}" for w in stats["seat_random"]) + "]"
     starts = " ".join(f"{sid}:{w:4.1f}" for sid, w in stats["start"].items())
+    if "start_chosen" in stats:
+        starts += " [as placed: " + " ".join(f"{sid}:{w:4.1f}" for sid, w in stats["start_chosen"].items()) + "]"
     bad = verdict(stats)
     return (f"{stats['policy']:8} {stats['n']}p {stats['games']:5} games | seats {seats}"
             f" (fair {fair:.1f} ±{TOLERANCE:.0f})"
@@ -459,6 +477,9 @@ def main() -> None:
     ap.add_argument("--random-layouts", type=int, default=0, help="check this many random layouts instead")
     ap.add_argument("--seed", type=int, default=0, help="first random layout's seed (with --random-layouts)")
     ap.add_argument("--jobs", type=int, default=1, help="processes (the cores are shared: 2 at most)")
+    ap.add_argument("--rules", type=int, default=None, help="the rules version (default: a new game's)")
+    ap.add_argument("--seed0", type=int, default=0, help="first game seed (fresh seeds: one never used before)")
+    ap.add_argument("--out", default=None, help="append every measurement to this jsonl file (raw results)")
     args = ap.parse_args()
     if args.effects:
         for line in effects(args.games):
@@ -470,9 +491,13 @@ def main() -> None:
     ok = True
     for policy in args.policy:
         for n in args.players:
-            st = measure(n, args.games, policy, jobs=args.jobs)
+            st = measure(n, args.games, policy, jobs=args.jobs, seed0=args.seed0, rules=args.rules)
             ok &= not verdict(st)
             print(show(st), flush=True)
+            if args.out:
+                with open(args.out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({**st, "rules": args.rules or G.rules, "layout": "default",
+                                        "verdict": verdict(st)}) + "\n")
     print("ALL TARGETS MET" if ok else "SOME TARGETS MISSED")
 
 

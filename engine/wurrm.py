@@ -35,7 +35,8 @@ silent (each is tested in tests/test_wurrm*.py):
   and hold 3 gems to make up for it when they are needed).
 - Z4 Setup (ruling, issue #14): placement goes in REVERSE turn order (the last player places first and
   picks from the Start spaces in play), and each player takes its Start space's 1–3 gems plus
-  SEAT_BONUS[players] for its place in the turn order (2 players +0/+1 ... 6 players +0/+1/+1/+2/+2/+3).
+  SEAT_BONUS[players] for its place in the turn order (2 players +0/+1 ... 6 players +0/+1/+1/+2/+2/+3; rules 1:
+  rules 2 changed these, see the end of this docstring).
   Moving first is worth about that much in a race (measured: without it the first seat won 56 % at 2
   players and 24 % against 11 % at 6). The computer's beginner places where a lone race with the gems it
   would take is shortest (``race_values``), so the reverse order hands the later seats the pick, as at a
@@ -92,6 +93,26 @@ silent (each is tested in tests/test_wurrm*.py):
 - Z8 Lucky: owning 13 or more gems wins at once, whoever's turn it is.
 - The game also ends the moment someone touches a Sleep space. ``result`` names that winner; the scores are
   the gems each player holds at the end (shown as the breakdown), and ``reason`` says how it was won.
+
+Rules versions (engine/core.py): a game keeps the rules version it started under, in ``state["rules"]``, and
+is replayed, undone and exported by it; a new game starts under the newest. Version 2 (issue #26: every table
+size as fair as two and four players were) changes only these, each an explicit ``rules >= 2`` branch:
+
+- Z4 seat gems, rules 2 (ruling, issue #26): each player takes its Start space's gems plus SEAT_BONUS_2[players]
+  for its place in the turn order: with two to four players one gem more for each later seat (+0/+1,
+  +0/+1/+2, +0/+1/+2/+3); with five or six, one gem for every player after the third (+0/+0/+0/+1/+1,
+  +0/+0/+0/+1/+1/+1). Rules 1 keeps SEAT_BONUS (+0/+1/+1 at three players, where the third seat fell to 28 %,
+  and +0/+1/+1/+2/+2/+3 at six). Why fewer at five and six: a2 and a5, a step behind, hold 3 gems, so seat gems
+  are worth much to a player on a 1-gem Start space and almost nothing to one on a2/a5 (a fourth or fifth gem
+  buys a beginner no toll it needs), and large seat gems left a2/a5 behind when Start spaces are taken at
+  random (about 15 % at five players, 12 % at six, against fair 20 % and 16.7 %); the reverse placement order
+  (Z4, unchanged) already gives the later seats the pick. Measured on fresh games in data/wurrm/DESIGN.md.
+- Z2 Start spaces in play and their gems, and the placement order: unchanged under rules 2 (``open_starts``).
+- Z1 random boards, rules 2 (ruling, issue #26): a rules-2 game draws from its own list
+  (data/wurrm/random_layouts.rules2.json, ``listed_layouts(2)``), measured with rules 2's seat gems by both
+  placement models, with at least three arrangements for every table size from two to six; a rules-1 game
+  draws from issue #14's list (data/wurrm/random_layouts.json, never rewritten), so it still refuses a random
+  board at five players and a rebuilt rules-1 game draws what it drew.
 """
 
 from __future__ import annotations
@@ -352,31 +373,47 @@ def candidate_layouts():
 
 # The arrangements that pass ``fair_layout``, found once by bench/wurrm_layouts.py (running every check on every
 # candidate takes minutes, so game setup only draws from the list; tests/test_wurrm.py checks every entry again).
-RANDOM_FILE = BOARD_FILE.with_name("random_layouts.json")
+# Each rules version draws from its own list (issue #26): rules 1 from issue #14's list, never changed again, so
+# a rules-1 game rebuilt from its seed draws what it drew; rules 2 from the list measured with its seat gems.
+RANDOM_FILES = {1: BOARD_FILE.with_name("random_layouts.json"), 2: BOARD_FILE.with_name("random_layouts.rules2.json")}
+RANDOM_FILE = RANDOM_FILES[2]     # the list new games draw from (bench/wurrm_layouts.py writes it)
 
 
 @cache
+def listed_layouts(rules: int) -> list[dict]:
+    """The arrangements listed for a rules version: ``{"layout": [...], "players": [counts it was checked for]}``."""
+    return json.loads(RANDOM_FILES[min(rules, max(RANDOM_FILES))].read_text(encoding="utf-8"))["layouts"]
+
+
 def random_layouts() -> list[dict]:
-    """The listed arrangements: ``{"layout": [...], "players": [counts it was checked for]}``."""
-    return json.loads(RANDOM_FILE.read_text(encoding="utf-8"))["layouts"]
+    """The arrangements a new game draws from (the current rules version's list)."""
+    return listed_layouts(Wurrm.rules)
 
 
-def random_players() -> list[int]:
-    """The player counts for which some random arrangement is listed."""
-    return sorted({n for x in random_layouts() for n in x["players"]})
+def random_players(rules: int | None = None) -> list[int]:
+    """The player counts for which some random arrangement is listed (a new game's list unless ``rules``)."""
+    entries = random_layouts() if rules is None or rules >= Wurrm.rules else listed_layouts(rules)
+    return sorted({n for x in entries for n in x["players"]})
 
 
-def random_layout(rng: Rng, players: int) -> list:
+def random_layout(rng: Rng, players: int, rules: int = 2) -> list:
     """A random arrangement (Z1, issue #14), drawn with the rng in the state (so it replays) from the
     arrangements of ``candidate_layouts`` that pass ``fair_layout`` (structure, the race gate ``fair_race`` and
     the seat gate ``fair_seats``) and whose simulated games met the seat, Start-space and length bounds at
-    this number of players, listed in data/wurrm/random_layouts.json (bench/wurrm_layouts.py). Ruling (issue
-    #14): a table size with no such arrangement plays no random board; the game says so at its start."""
-    listed = [x["layout"] for x in random_layouts() if players in x["players"]]
+    this number of players, listed in data/wurrm/random_layouts*.json (bench/wurrm_layouts.py). Ruling (issue
+    #14): a table size with no such arrangement plays no random board; the game says so at its start. Ruling
+    (issue #26, rules 2): a rules-1 game draws from issue #14's list (no board for five players), a rules-2
+    game from its own list, which has boards for every size."""
+    if rules >= 2:
+        entries = random_layouts()
+    else:
+        entries = listed_layouts(1)
+    listed = [x["layout"] for x in entries if players in x["players"]]
     if not listed:
         raise IllegalAction("Random boards are checked for fair play only at these numbers of players: {counts}. "
                             "This table has {players}; choose board: default.",
-                            counts=", ".join(map(str, random_players())), players=players)
+                            counts=", ".join(map(str, sorted({n for x in entries for n in x["players"]}))),
+                            players=players)
     return [list(p) for p in rng.choice(listed)]
 
 
@@ -547,14 +584,14 @@ def finish_chances(board: Board, start: str, gems: int, cap: int = 3) -> list[fl
     return out
 
 
-def seat_chances(board: Board, players: int) -> list[float]:
+def seat_chances(board: Board, players: int, rules: int = 1) -> list[float]:
     """Each seat's chance to win if every player raced alone (no bumps, no Attacks) from a random Start space in
     play (``open_starts``) with its gems plus SEAT_BONUS: seat k wins on its t-th turn when the seats before it
     have not finished by their t-th turn and those after it not by their (t-1)-th."""
     starts = open_starts(board, players)
     cdfs = []
     for k in range(players):
-        each = [finish_chances(board, s, board.spaces[s]["gems"] + seat_bonus(k, players)) for s in starts]
+        each = [finish_chances(board, s, board.spaces[s]["gems"] + seat_bonus(k, players, rules)) for s in starts]
         cdfs.append([sum(c[t] for c in each) / len(each) for t in range(RACE_HORIZON)])
     wins = []
     for k in range(players):
@@ -579,17 +616,22 @@ def fair_seats(board: Board) -> bool:
     return SEAT_EDGE[0] <= seat_edge(board) <= SEAT_EDGE[1]
 
 
-def seat_bonus(index: int, players: int) -> int:
+def seat_bonus(index: int, players: int, rules: int = 1) -> int:
     """Z4 (decided): the gems a player takes beside its Start space's, by its place in the turn order (0 first)
-    and the number of players (SEAT_BONUS)."""
+    and the number of players: SEAT_BONUS under rules 1, SEAT_BONUS_2 under rules 2 (issue #26)."""
+    if rules >= 2:
+        return SEAT_BONUS_2[players][index]
     return SEAT_BONUS[players][index]
 
 
 # Z4 (decided, issue #14): gems for playing later, by the number of players; measured by bench/wurrm_balance.py.
+# Rules 1 (every game begun before issue #26); kept as it is, since those games replay by it.
 SEAT_BONUS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 1, 1, 2), 5: (0, 1, 1, 2, 2), 6: (0, 1, 1, 2, 2, 3)}
+# Z4 under rules 2 (issue #26): measured on fresh games at every size (DESIGN.md).
+SEAT_BONUS_2 = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
 
 
-def open_starts(board: Board, players: int) -> list[str]:
+def open_starts(board: Board, players: int, rules: int = 1) -> list[str]:
     """Z2 (decided, issue #14): the Start spaces in play. With six players all six; with fewer, the
     max(players, 4) Start spaces with the shortest race (``race_turns``, ties by name) — on the recommended
     board a1, a3, a4 and a6, which step straight onto a wing, while a2 and a5 lie a step behind them and are
@@ -690,6 +732,9 @@ def parse_int(word: str, lo: int, hi: int, what: str) -> int:
 class Wurrm(Game):
     key = "wurrm"
     title = "WURRM World"
+    rules = 2
+    rules_changes = {**Game.rules_changes,
+                     2: W_("seat gems and random boards fair at every table size")}   # issue #26
     min_players = 2
     max_players = 6
     options = {"board": "default", **{v: False for v in VARIANTS}}
@@ -710,15 +755,16 @@ class Wurrm(Game):
             Rng(state).below(1)     # the draw's one number: the dice that follow are those the game rolled
         if now.get("layout") and now["layout"] != state["layout"]:
             state["layout"] = [list(p) for p in now["layout"]]
-            state["starts"] = open_starts(board_for(layout_key(state["layout"])), len(state["seats"]))
+            state["starts"] = open_starts(board_for(layout_key(state["layout"])), len(state["seats"]), rules)
         return state
 
     def setup(self, state: State, rng: Rng) -> None:
         seats = state["seats"]
-        layout = random_layout(rng, len(seats)) if state["options"]["board"] == "random" else default_layout()
+        random = state["options"]["board"] == "random"
+        layout = random_layout(rng, len(seats), state["rules"]) if random else default_layout()
         state.update(
             layout=layout,
-            starts=open_starts(board_for(layout_key(layout)), len(seats)),
+            starts=open_starts(board_for(layout_key(layout)), len(seats), state["rules"]),
             phase="place",
             actor=seats[-1],
             turn=seats[0],
@@ -791,7 +837,7 @@ class Wurrm(Game):
         five or six players the first seats are left a2 and a5, a step behind."""
         board = board_of(state)
         values = race_values(board)
-        bonus = seat_bonus(state["order"].index(seat), len(state["seats"]))
+        bonus = seat_bonus(state["order"].index(seat), len(state["seats"]), state["rules"])
         turns = {a: round(values[(a.split()[1], min(3, board.spaces[a.split()[1]]["gems"] + bonus))], 3)
                  for a in actions}
         best = min(turns.values(), default=None)
@@ -947,7 +993,7 @@ class Wurrm(Game):
                                 example=self._legal_place(state, seat)[0])
         sid = words[1]
         state["positions"][seat] = sid
-        bonus = seat_bonus(state["order"].index(seat), len(state["seats"]))
+        bonus = seat_bonus(state["order"].index(seat), len(state["seats"]), state["rules"])
         took = transfer(state, None, seat, board_of(state).spaces[sid]["gems"] + bonus)
         if bonus:
             text = N_("{seat} starts on {space} and takes {gems} ({bonus} for playing later).").format(

@@ -15,6 +15,7 @@ from engine.wurrm import (
     MIN_RACE,
     RACE_SPREAD_ALL,
     SEAT_BONUS,
+    SEAT_BONUS_2,
     SEAT_EDGE,
     board_for,
     candidate_layouts,
@@ -333,9 +334,9 @@ def test_Z4_setup_takes_the_start_spaces_gems_from_the_bank_of_27():
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_Z4_issue14_setup_goes_in_reverse_turn_order_and_later_seats_take_more_gems(n):
     """Decision (issue #14): the last seat places first, and the k-th seat takes SEAT_BONUS[n][k] more gems
-    (bench/wurrm_balance.py measured the table)."""
+    (bench/wurrm_balance.py measured the table). That is rules 1's table; rules 2's: tests/test_wurrm_rules.py."""
     seats = [str(i) for i in range(n)]
-    s = G.new(seats, 3)
+    s = G.new(seats, 3, rules=1)
     order = []
     while s["phase"] == "place":
         seat = G.to_act(s)[0]
@@ -350,9 +351,10 @@ def test_Z4_issue14_setup_goes_in_reverse_turn_order_and_later_seats_take_more_g
 def test_Z4_issue14_a_beginner_places_where_its_race_is_shortest_so_reverse_order_gives_later_seats_the_pick():
     """Decision (issue #14): the computer's beginner places on a free Start space whose race (``race_values``,
     with the gems it would take there) is the shortest. On the recommended board at six players the seats
-    placing last (the first seats, who move first) are left a2 and a5, a step behind."""
+    placing last (the first seats, who move first) are left a2 and a5, a step behind (rules 1's seat gems; with
+    rules 2's, a seat without seat gems may prefer a2's 3 gems: tests/test_wurrm_rules.py)."""
     from engine.wurrm import race_values
-    s = G.new([str(i) for i in range(6)], 4)
+    s = G.new([str(i) for i in range(6)], 4, rules=1)
     left = {}
     while s["phase"] == "place":
         seat = G.to_act(s)[0]
@@ -372,7 +374,7 @@ def test_Z4_issue14_a_beginner_places_where_its_race_is_shortest_so_reverse_orde
         board = board_of(s)
         values = race_values(board)
         seat = G.to_act(s)[0]
-        bonus = SEAT_BONUS[n][n - 1]
+        bonus = SEAT_BONUS_2[n][n - 1]                 # a new game: rules 2's seat gems (issue #26)
         turns = {a: values[(a.split()[1], min(3, board.spaces[a.split()[1]]["gems"] + bonus))]
                  for a in G.legal_actions(s, seat)}
         assert all(turns[a] <= min(turns.values()) + 0.05 for a in G.bot_actions(s, seat))

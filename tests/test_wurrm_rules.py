@@ -1,0 +1,192 @@
+"""WURRM World rules versions (issue #26): rules 2 makes every table size fair (seat gems, Z4; random boards
+per size, Z1), and a game begun under rules 1 finishes under rules 1 — its seat gems and its list of random
+boards — whether it was started by this code (``new(..., rules=1)``) or saved by the old code (the legacy
+fixture database)."""
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine import GAMES, IllegalAction
+from engine.rng import Rng, seed_state
+from engine.wurrm import (
+    BANK,
+    SEAT_BONUS,
+    SEAT_BONUS_2,
+    board_for,
+    board_of,
+    default_layout,
+    layout_key,
+    listed_layouts,
+    open_starts,
+    random_layout,
+    random_players,
+    seat_bonus,
+)
+from tests.corpus import views_digest
+
+G = GAMES["wurrm"]
+BOARD = board_for(layout_key(default_layout()))
+LEGACY = Path(__file__).resolve().parent / "fixtures" / "legacy" / "teahouse-v5.db"
+
+
+def placements(state):
+    """Place every avatar as the beginner does (reverse turn order, Z4); returns the state and, per seat, the
+    Start space it took and the gems it took there."""
+    took = {}
+    while state["phase"] == "place":
+        seat = G.to_act(state)[0]
+        action = G.bot_actions(state, seat)[0]
+        before = state["gems"][seat]
+        state = G.apply(state, seat, action)
+        took[seat] = (action.split()[1], state["gems"][seat] - before)
+    return state, took
+
+
+def play_out(state, rnd, check=lambda s: None, cap=5000):
+    """Play to the end as the ``easy`` level does (a uniform choice among ``bot_actions``), calling ``check``
+    on every state."""
+    for _ in range(cap):
+        check(state)
+        if G.result(state) is not None:
+            return state
+        seat = rnd.choice(sorted(G.to_act(state)))
+        state = G.apply(state, seat, rnd.choice(G.bot_actions(state, seat)))
+    raise AssertionError("the game did not end")
+
+
+def test_issue26_a_new_wurrm_game_starts_under_rules_2_and_says_what_changed():
+    assert G.rules == 2 and G.new(["a", "b"], 1)["rules"] == 2
+    assert G.rules_changes[1] and "every table size" in G.rules_changes[2]
+    assert G.new(["a", "b"], 1, rules=1)["rules"] == 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_Z4_issue26_seat_gems_by_rules_version_at_every_table_size(n):
+    """Ruling Z4 (issue #26): under rules 2 the k-th seat takes SEAT_BONUS_2[n][k] gems beside its Start space's;
+    under rules 1 SEAT_BONUS[n][k] as before. Placement stays in reverse turn order under both."""
+    seats = [str(i) for i in range(n)]
+    for rules, table in ((2, SEAT_BONUS_2), (1, SEAT_BONUS)):
+        state, took = placements(G.new(seats, 11, rules=rules))
+        assert list(took) == seats[::-1]
+        for k, seat in enumerate(seats):
+            sid, gems = took[seat]
+            assert gems == BOARD.spaces[sid]["gems"] + table[n][k] == BOARD.spaces[sid]["gems"] + seat_bonus(k, n, rules)
+        assert state["bank"] + sum(state["gems"].values()) == BANK
+    assert SEAT_BONUS_2[n][0] == 0 and list(SEAT_BONUS_2[n]) == sorted(SEAT_BONUS_2[n])
+
+
+def test_Z4_issue26_rules_2_seat_gems_as_ruled():
+    """The table of the ruling (engine docstring, DESIGN.md); rules 1's table is never changed."""
+    assert SEAT_BONUS == {2: (0, 1), 3: (0, 1, 1), 4: (0, 1, 1, 2), 5: (0, 1, 1, 2, 2), 6: (0, 1, 1, 2, 2, 3)}
+    assert SEAT_BONUS_2 == {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_Z2_issue26_start_spaces_in_play_by_rules_version(n):
+    """Ruling Z2 (issue #26): the Start spaces in play are as ruled under each version."""
+    for rules in (1, 2):
+        state = G.new([str(i) for i in range(n)], 5, rules=rules)
+        assert state["starts"] == open_starts(BOARD, n, rules)
+        offered = {a.split()[1] for a in G.legal_actions(state, G.to_act(state)[0])}
+        assert offered == set(state["starts"])
+    assert open_starts(BOARD, n, 1) == ([s for s in BOARD.starts if s not in ("a2", "a5")] if n <= 4 else
+                                        [s for s in BOARD.starts if n == 6 or s != "a5"])
+
+
+def test_Z1_issue26_a_rules_1_random_board_is_drawn_from_rules_1s_list_as_before():
+    """A rules-1 game draws from issue #14's list exactly as the old code did (one number from the rng), so a
+    rules-1 game rebuilt from its seed gets the board it was dealt."""
+    v1 = json.loads((Path(__file__).resolve().parent.parent / "data" / "wurrm" / "random_layouts.json")
+                    .read_text(encoding="utf-8"))["layouts"]
+    assert listed_layouts(1) == v1
+    for n in (2, 3, 4, 6):
+        for seed in range(10):
+            listed = [x["layout"] for x in v1 if n in x["players"]]
+            expected = Rng({"rng": seed_state(seed)}).choice(listed)
+            assert random_layout(Rng({"rng": seed_state(seed)}), n, 1) == expected
+            state = G.new([str(i) for i in range(n)], seed, {"board": "random"}, rules=1)
+            assert state["layout"] in listed and state["rules"] == 1
+
+
+@pytest.mark.parametrize("n", [3, 5, 6])
+def test_issue26_a_game_begun_under_rules_1_finishes_under_rules_1(n):
+    """Created with ``rules=1`` and played to its end by the easy level: it keeps version 1 in every state,
+    takes rules 1's seat gems, and rebuilds (``restart``, replays and exports) under rules 1."""
+    seats = [str(i) for i in range(n)]
+    for seed in range(3):
+        start = G.new(seats, seed, {"bumpers": seed == 1}, rules=1)
+        state, took = placements(start)
+        for k, seat in enumerate(seats):
+            assert took[seat][1] == BOARD.spaces[took[seat][0]]["gems"] + SEAT_BONUS[n][k]
+        log = []
+
+        def check(s):
+            assert s["rules"] == 1
+
+        rnd = random.Random(seed)
+        rebuilt = G.restart(seats, seed, {"bumpers": seed == 1}, state)
+        assert rebuilt["rules"] == 1 and rebuilt == start
+        for _ in range(5000):
+            check(state)
+            if G.result(state) is not None:
+                break
+            seat = rnd.choice(sorted(G.to_act(state)))
+            action = rnd.choice(G.bot_actions(state, seat))
+            log.append((seat, action))
+            state = G.apply(state, seat, action)
+        assert G.result(state) is not None
+        again, _ = placements(G.restart(seats, seed, {"bumpers": seed == 1}, state))
+        for seat, action in log:
+            again = G.apply(again, seat, action)
+        assert views_digest(G, again) == views_digest(G, state)
+
+
+def legacy_wurrm():
+    """The 3-player WURRM World game the old code saved mid-play in the legacy fixture database: its seats,
+    seed, options, saved state and action log."""
+    con = sqlite3.connect(f"file:{LEGACY}?mode=ro", uri=True)
+    gid, seed, options, text = con.execute(
+        "SELECT id, seed, options, state FROM games WHERE game = 'wurrm' AND status = 'running'").fetchone()
+    seats = [r[0] for r in con.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY position", (gid,))]
+    log = [(s, a) for s, a in con.execute("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (gid,))
+           if not a.startswith("#")]
+    return seats, seed, json.loads(options), text, log
+
+
+def test_issue26_the_legacy_rules_1_wurrm_game_finishes_under_rules_1():
+    """A real rules-1 state (saved by the old code, before rules versions) loads as rules 1, rebuilds from its
+    seed and log under rules 1's seat gems (the third seat took 1 + 1 gems; rules 2 would give it more), and
+    plays on to its end under rules 1."""
+    seats, seed, options, text, log = legacy_wurrm()
+    assert len(seats) == 3 and "rules" not in json.loads(text)
+    state = G.load(text)
+    assert state["rules"] == 1 and board_of(state).layout == layout_key(default_layout())
+    rebuilt = G.restart(seats, seed, options, state)
+    assert rebuilt["rules"] == 1
+    for seat, action in log:
+        if action.startswith("place"):
+            before = rebuilt["gems"][seat]
+            after = G.apply(rebuilt, seat, action)
+            k = seats.index(seat)
+            assert after["gems"][seat] - before == BOARD.spaces[action.split()[1]]["gems"] + SEAT_BONUS[3][k]
+            rebuilt = after
+        else:
+            rebuilt = G.apply(rebuilt, seat, action)
+    assert views_digest(G, rebuilt) == views_digest(G, state)
+    # the same seed and placements under rules 2 would hand out other gems: the version matters here
+    if SEAT_BONUS_2[3] != SEAT_BONUS[3]:
+        other = G.new(seats, seed, options)
+        for seat, action in log[:3]:
+            other = G.apply(other, seat, action)
+        assert other["gems"] != G.apply(G.apply(G.apply(G.new(seats, seed, options, rules=1), *log[0]),
+                                                *log[1]), *log[2])["gems"]
+
+    def check(s):
+        assert s["rules"] == 1 and G.load(G.dump(s))["rules"] == 1
+
+    final = play_out(state, random.Random(26), check)
+    assert G.result(final)["winners"]

@@ -99,14 +99,14 @@ is replayed, undone and exported by it; a new game starts under the newest. Vers
 size as fair as two and four players were) changes only these, each an explicit ``rules >= 2`` branch:
 
 - Z4 seat gems, rules 2 (ruling, issue #26): each player takes its Start space's gems plus SEAT_BONUS_2[players]
-  for its place in the turn order: with two to four players one gem more for each later seat (+0/+1,
-  +0/+1/+2, +0/+1/+2/+3); with five or six, one gem for every player after the third (+0/+0/+0/+1/+1,
-  +0/+0/+0/+1/+1/+1). Rules 1 keeps SEAT_BONUS (+0/+1/+1 at three players, where the third seat fell to 28 %,
-  and +0/+1/+1/+2/+2/+3 at six). Why fewer at five and six: a2 and a5, a step behind, hold 3 gems, so seat gems
-  are worth much to a player on a 1-gem Start space and almost nothing to one on a2/a5 (a fourth or fifth gem
-  buys a beginner no toll it needs), and large seat gems left a2/a5 behind when Start spaces are taken at
-  random (about 15 % at five players, 12 % at six, against fair 20 % and 16.7 %); the reverse placement order
-  (Z4, unchanged) already gives the later seats the pick. Measured on fresh games in data/wurrm/DESIGN.md.
+  for its place in the turn order: 2 players +0/+1 and 4 players +0/+1/+1/+2 as in rules 1; 3 players +0/+1/+2
+  (rules 1: +0/+1/+1, where the third seat fell to 28–31 %); 5 and 6 players one gem for every player after the
+  third, +0/+0/+0/+1/+1 and +0/+0/+0/+1/+1/+1 (rules 1: +0/+1/+1/+2/+2 and +0/+1/+1/+2/+2/+3). Why fewer at five
+  and six: a2 and a5, a step behind, hold 3 gems, and a beginner's second and third gems pay tolls on short
+  routes while a fourth buys nearly nothing, so seat gems lift the players on 1-gem Start spaces and not those on
+  a2/a5; with rules 1's seat gems a2/a5 won about 15 % at five players and 12–13 % at six when Start spaces are
+  taken at random (fair 20 and 16.7). The reverse placement order (Z4, unchanged) already gives the later seats
+  the pick. Measured on fresh games, both placement models, in data/wurrm/DESIGN.md.
 - Z2 Start spaces in play and their gems, and the placement order: unchanged under rules 2 (``open_starts``).
 - Z1 random boards, rules 2 (ruling, issue #26): a rules-2 game draws from its own list
   (data/wurrm/random_layouts.rules2.json, ``listed_layouts(2)``), measured with rules 2's seat gems by both
@@ -628,7 +628,7 @@ def seat_bonus(index: int, players: int, rules: int = 1) -> int:
 # Rules 1 (every game begun before issue #26); kept as it is, since those games replay by it.
 SEAT_BONUS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 1, 1, 2), 5: (0, 1, 1, 2, 2), 6: (0, 1, 1, 2, 2, 3)}
 # Z4 under rules 2 (issue #26): measured on fresh games at every size (DESIGN.md).
-SEAT_BONUS_2 = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
+SEAT_BONUS_2 = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 1, 2), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
 
 
 def open_starts(board: Board, players: int, rules: int = 1) -> list[str]:

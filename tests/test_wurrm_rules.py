@@ -82,7 +82,7 @@ def test_Z4_issue26_seat_gems_by_rules_version_at_every_table_size(n):
 def test_Z4_issue26_rules_2_seat_gems_as_ruled():
     """The table of the ruling (engine docstring, DESIGN.md); rules 1's table is never changed."""
     assert SEAT_BONUS == {2: (0, 1), 3: (0, 1, 1), 4: (0, 1, 1, 2), 5: (0, 1, 1, 2, 2), 6: (0, 1, 1, 2, 2, 3)}
-    assert SEAT_BONUS_2 == {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
+    assert SEAT_BONUS_2 == {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 1, 2), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -95,6 +95,22 @@ def test_Z2_issue26_start_spaces_in_play_by_rules_version(n):
         assert offered == set(state["starts"])
     assert open_starts(BOARD, n, 1) == ([s for s in BOARD.starts if s not in ("a2", "a5")] if n <= 4 else
                                         [s for s in BOARD.starts if n == 6 or s != "a5"])
+
+
+def test_Z1_issue26_board_random_at_five_players_under_rules_2_but_refused_under_rules_1():
+    """Rules 1 lists no random board for five players (issue #14) and still refuses one; rules 2 has at least
+    three arrangements for every size from 2 to 6, each drawn from its own list."""
+    seats = [str(i) for i in range(5)]
+    with pytest.raises(IllegalAction, match="only at these numbers of players: 2, 3, 4, 6. This table has 5"):
+        G.new(seats, 3, {"board": "random"}, rules=1)
+    assert random_players(1) == [2, 3, 4, 6] and random_players() == [2, 3, 4, 5, 6]
+    for n in range(2, 7):
+        assert sum(n in x["players"] for x in listed_layouts(2)) >= 3, n
+        drawn = {layout_key(G.new([str(i) for i in range(n)], seed, {"board": "random"})["layout"])
+                 for seed in range(30)}
+        assert drawn <= {layout_key(x["layout"]) for x in listed_layouts(2) if n in x["players"]}
+    state = G.new(seats, 3, {"board": "random"})
+    assert state["rules"] == 2 and state["layout"] != default_layout() and len(state["starts"]) == 5
 
 
 def test_Z1_issue26_a_rules_1_random_board_is_drawn_from_rules_1s_list_as_before():
@@ -177,13 +193,11 @@ def test_issue26_the_legacy_rules_1_wurrm_game_finishes_under_rules_1():
         else:
             rebuilt = G.apply(rebuilt, seat, action)
     assert views_digest(G, rebuilt) == views_digest(G, state)
-    # the same seed and placements under rules 2 would hand out other gems: the version matters here
-    if SEAT_BONUS_2[3] != SEAT_BONUS[3]:
-        other = G.new(seats, seed, options)
-        for seat, action in log[:3]:
-            other = G.apply(other, seat, action)
-        assert other["gems"] != G.apply(G.apply(G.apply(G.new(seats, seed, options, rules=1), *log[0]),
-                                                *log[1]), *log[2])["gems"]
+    # the same seed and placements under rules 2 hand the third seat (on a4) 1 + 2 gems, not 1 + 1
+    other = G.new(seats, seed, options)
+    for seat, action in log[:3]:
+        other = G.apply(other, seat, action)
+    assert log[0] == ("333", "place a4") and other["gems"]["333"] == 3
 
     def check(s):
         assert s["rules"] == 1 and G.load(G.dump(s))["rules"] == 1

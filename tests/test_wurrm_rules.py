@@ -74,7 +74,8 @@ def test_Z4_issue26_seat_gems_by_rules_version_at_every_table_size(n):
         assert list(took) == seats[::-1]
         for k, seat in enumerate(seats):
             sid, gems = took[seat]
-            assert gems == BOARD.spaces[sid]["gems"] + table[n][k] == BOARD.spaces[sid]["gems"] + seat_bonus(k, n, rules)
+            here = BOARD.spaces[sid]["gems"]
+            assert gems == here + table[n][k] == here + seat_bonus(k, n, rules)
         assert state["bank"] + sum(state["gems"].values()) == BANK
     assert SEAT_BONUS_2[n][0] == 0 and list(SEAT_BONUS_2[n]) == sorted(SEAT_BONUS_2[n])
 

@@ -158,7 +158,24 @@ def upsert_from_select(dialect: str, table, keys: list[str], columns: list[str],
 
 
 # ----- SQLite -----------------------------------------------------------------------------------------------
-class SqliteSide:
+class Side:
+    """What both databases say alike about a database that is not for this Teahouse."""
+    IGNORED: set[str] = set()       # tables any Teahouse database may hold besides the schema's
+    ELSEWHERE = FOREIGN = ""
+    path = ""
+
+    def foreign_tables(self, tables: set[str]) -> set[str]:
+        return tables - self.IGNORED
+
+    def newer(self, version, known) -> str:
+        return (f"The database {self.path} was written by a newer Teahouse (schema {version}; this one knows "
+                f"{known}). Update Teahouse, or {self.ELSEWHERE}.")
+
+    def foreign(self) -> str:
+        return self.FOREIGN.format(path=self.path)
+
+
+class SqliteSide(Side):
     """One aiosqlite connection per store, the writer's BEGIN IMMEDIATE issued by Teahouse."""
     name = "sqlite"
     extra_errors: tuple = (sqlite3.Error,)
@@ -263,17 +280,10 @@ class SqliteSide:
     async def lock_for_migration(self, conn) -> None:
         """Nothing: BEGIN IMMEDIATE already keeps every other writer out."""
 
-    @staticmethod
-    def foreign_tables(tables: set[str]) -> set[str]:
-        return tables - {"sqlite_sequence", "alembic_version"}
-
-    def newer(self, version, known) -> str:
-        return (f"The database {self.path} was written by a newer Teahouse (schema {version}; this one knows "
-                f"{known}). Update Teahouse, or point TEAHOUSE_DB at another file.")
-
-    def foreign(self) -> str:
-        return (f"The file {self.path} holds a database that is not Teahouse's (tables without a Teahouse schema "
-                "version). Point TEAHOUSE_DB at another file.")
+    IGNORED = {"sqlite_sequence", "alembic_version"}
+    ELSEWHERE = "point TEAHOUSE_DB at another file"
+    FOREIGN = ("The file {path} holds a database that is not Teahouse's (tables without a Teahouse schema "
+               "version). Point TEAHOUSE_DB at another file.")
 
     def explain(self, e: BaseException) -> str:
         text_ = str(e).lower()
@@ -326,7 +336,7 @@ def redact(url: str) -> str:
     return url
 
 
-class PostgresSide:
+class PostgresSide(Side):
     """A pool of asyncpg connections: sized for a bot's concurrent channels plus the scheduler."""
     name = "postgresql"
     POOL_SIZE, MAX_OVERFLOW = 10, 10
@@ -400,17 +410,10 @@ class PostgresSide:
         """Several processes starting at once migrate one at a time (the lock ends with the transaction)."""
         await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
 
-    @staticmethod
-    def foreign_tables(tables: set[str]) -> set[str]:
-        return tables - {"schema_version", "alembic_version"}
-
-    def newer(self, version, known) -> str:
-        return (f"The database {self.path} was written by a newer Teahouse (schema {version}; this one knows "
-                f"{known}). Update Teahouse, or point DATABASE_URL at another database.")
-
-    def foreign(self) -> str:
-        return (f"The database {self.path} holds tables that are not Teahouse's (no Teahouse schema version). "
-                "Point DATABASE_URL at another database.")
+    IGNORED = {"schema_version", "alembic_version"}
+    ELSEWHERE = "point DATABASE_URL at another database"
+    FOREIGN = ("The database {path} holds tables that are not Teahouse's (no Teahouse schema version). Point "
+               "DATABASE_URL at another database.")
 
     def explain(self, e: BaseException) -> str:
         pg, where = self.asyncpg, self.path

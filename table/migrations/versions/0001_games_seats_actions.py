@@ -8,8 +8,6 @@ from alembic import op
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")     # SQLite: the rowid; PostgreSQL: BIGSERIAL
 REAL = sa.Double()

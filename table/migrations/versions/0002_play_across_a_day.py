@@ -8,8 +8,6 @@ from alembic import op
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 REAL = sa.Double()

@@ -9,10 +9,6 @@ from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
-
-ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 # every person seated in an ended game (computers left out; a person handed to a computer lost)
 BACKFILL = """
@@ -32,7 +28,8 @@ def upgrade() -> None:
     op.create_index("games_by_channel", "games", ["channel", "id"])
     op.create_table(
         "results",
-        sa.Column("game_id", ID, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("game_id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+                  sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
         sa.Column("guild", sa.Text),
         sa.Column("game", sa.Text, nullable=False),
         sa.Column("user_id", sa.Text, nullable=False),

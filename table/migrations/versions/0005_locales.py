@@ -9,8 +9,6 @@ from alembic import op
 
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

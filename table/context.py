@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import i18n
-from engine import GAMES, Game, IllegalAction
+from engine import GAMES, Game, IllegalAction, UnknownRules
 from i18n import N_, _, pgettext
 
 from .records import table_options
@@ -284,7 +284,10 @@ def speaks(method):
     @functools.wraps(method)
     async def call(self, where, user, *args, **kwargs):
         async with _interaction(self.ctx, where, user):
-            return await method(self, where, user, *args, **kwargs)
+            try:
+                return await method(self, where, user, *args, **kwargs)
+            except UnknownRules as e:
+                return _refused_newer(method, user, e)
     return call
 
 
@@ -294,9 +297,28 @@ def speaks_to(user_at: int):
         @functools.wraps(method)
         async def call(self, *args, **kwargs):
             async with _interaction(self.ctx, None, args[user_at]):
-                return await method(self, *args, **kwargs)
+                try:
+                    return await method(self, *args, **kwargs)
+                except UnknownRules as e:
+                    return _refused_newer(method, args[user_at], e)
         return call
     return wrap
+
+
+def _refused_newer(method, user: User, e: UnknownRules):
+    """A game saved by a newer Teahouse (after a downgrade, issue #26) is refused with a clear message and
+    left untouched: nothing was written before its state was read. A call that answers with a list (the
+    suggestions of legal actions) offers nothing."""
+    log.warning("a game needs a newer Teahouse: %s %s %d (this one knows %d)", e.title, e.what, e.found, e.known)
+    if str(method.__annotations__.get("return", "")).startswith("list"):
+        return []
+    return Reply.fail(user.id, unknown_rules_text(e))
+
+
+def unknown_rules_text(e: UnknownRules) -> str:
+    return _("This game of {title} was saved by a newer version of Teahouse (its rules version {found}; this "
+             "one knows up to {known}), so it cannot go on here. Update Teahouse to play it; the game is kept "
+             "as it is.", title=e.title, found=e.found, known=e.known)
 
 
 @contextlib.asynccontextmanager

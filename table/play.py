@@ -23,7 +23,7 @@ from .context import Context, speaks
 from .records import UNDO, rebuild, table_options
 from .replies import Private, Reply, User, Where
 from .store import GameRow, Seat, VersionConflict
-from .texts import PRIVATE_WORDS, REMOVED_TEXT, bot_level, seconds_text, show, words_of
+from .texts import PRIVATE_WORDS, REMOVED_TEXT, bot_level, rules_line, seconds_text, show, words_of
 
 log = logging.getLogger("teahouse.table")
 
@@ -375,7 +375,7 @@ class Play:
             tail = ctx.waiting_text(row, game.to_act(state))
         head = _("**{title}** — move {n}", title=game.title, n=entries[-1].seq) if entries else \
             _("**{title}** — no moves yet", title=game.title)
-        reply = Reply(text="\n".join([head] + lines + [tail]),
+        reply = Reply(text="\n".join([head, rules_line(game, state)] + lines + [tail]),
                       game_id=row.id, version=row.version, status=row.status)
         if row.status == "running":
             reply.turn = ctx.turn(row, game, state)

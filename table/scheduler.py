@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 
 import i18n
-from engine import Game
+from engine import Game, UnknownRules
 from i18n import N_, _
 
 from .context import Context, speaks
@@ -57,6 +57,10 @@ class Scheduler:
                             queued += 1
                 except StoreError:
                     raise
+                except UnknownRules:
+                    # a game from a newer Teahouse (#26): its timer is dropped, the game kept as it is
+                    log.warning("game %s: %s timer dropped: the game needs a newer Teahouse", row.id, timer.kind)
+                    await ctx.store.claim_timer(timer, now)
                 except Exception:
                     # a timer that cannot fire is dropped, so it does not fail again every minute
                     log.exception("game %s: %s timer failed", row.id, timer.kind)

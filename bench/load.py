@@ -52,28 +52,28 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def rss_mb(pid: int | str = "self") -> float:
+def proc_mb(path: str, field: str) -> float | None:
+    """A kB figure of a /proc file (``VmRSS:`` in /proc/PID/status) in MB, or None where it cannot be read."""
     try:
-        with open(f"/proc/{pid}/status") as f:
+        with open(path) as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return None
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    mb = proc_mb(f"/proc/{pid}/status", "VmRSS:")
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 if mb is None else mb
 
 
 def pss_mb(pid: int | str) -> float:
     """Proportional set size: shared pages (code, libraries, modules the image workers inherit from the
     forkserver) counted once across the processes that share them."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            for line in f:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
+    mb = proc_mb(f"/proc/{pid}/smaps_rollup", "Pss:")
+    return float("nan") if mb is None else mb
 
 
 def descendants(pid: int) -> list[int]:

@@ -34,7 +34,8 @@ from PIL import Image  # noqa: E402
 
 from engine import GAMES  # noqa: E402
 from render import RENDERERS, render_png  # noqa: E402
-from render.common import BACKGROUND, font, to_png  # noqa: E402
+from render.colours import BACKGROUND  # noqa: E402
+from render.common import font, to_png  # noqa: E402
 
 TARGET_MS = 35.0
 NAMES = ["Ann", "Bartholomew the Long-Named", "Cy", "Dee", "Éloïse", "Fu", "Gao", "Hana"]

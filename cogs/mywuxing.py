@@ -18,9 +18,8 @@ from i18n import pgettext, word
 from table.commands import CARD_VERBS
 from table.replies import name_seats
 
-from . import ui
-from .common import clean, command
-from .common import legal as legal_of
+from . import common, ui
+from .common import GameCommands, clean
 
 
 def action_label(action: str, table: dict | None = None) -> str:
@@ -52,61 +51,48 @@ def _action_label(action: str) -> str:
 
 def suggest(options: list[str], current: str) -> list[app_commands.Choice[str]]:
     """Up to 25 suggestions containing every word typed so far, in the action or in its label."""
-    words = current.lower().split()
-    out = []
-    for value in dict.fromkeys(options):
-        name = action_label(value)
-        seen = f"{value} {name}".lower()
-        if all(w in seen for w in words):
-            out.append(app_commands.Choice(name=name[:100], value=value[:100]))
-    return out[:25]
+    return common.suggest(options, current, action_label)
 
 
-class MyWuXingCog(commands.Cog):
+class MyWuXingCog(GameCommands):
     mywuxing = app_commands.Group(name="mywuxing", description="MyWuXing: the Five Elements card game")
-
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
-
-    async def _names(self, interaction) -> dict[str, str]:
-        row = await self.bot.service.store.open_game(str(interaction.channel_id))
-        return row.names if row else {}
+    game = "mywuxing"
 
     @mywuxing.command(name="reveal", description="Learn: reveal the top card of your deck for this hand")
     async def reveal(self, interaction: discord.Interaction):
-        await command(self, interaction, "mywuxing", "reveal")
+        await self.run(interaction, "reveal")
 
     @mywuxing.command(name="play", description="Think: choose your card (and, as the lead, your target)")
     @app_commands.describe(card="A card from your hand", target="Lead only: the Universe with a partner, "
                                                                   "or a player directly")
     async def play_card(self, interaction: discord.Interaction, card: str, target: str | None = None):
-        await command(self, interaction, "mywuxing", "play", card=card, target=target)
+        await self.run(interaction, "play", card=card, target=target)
 
     @play_card.autocomplete("target")
     async def target_complete(self, interaction: discord.Interaction, current: str):
-        names = await self._names(interaction)
-        legal = await legal_of(self, interaction)
+        names = await self.seat_names(interaction)
+        legal = await self.legal(interaction)
         return suggest([name_seats(a, names) for a in legal if a.startswith(("universe with ", "against "))],
                        current)
 
     @play_card.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction, current: str):
-        legal = await legal_of(self, interaction)
+        legal = await self.legal(interaction)
         target = clean(interaction.namespace.target)
         if any(a.startswith(("universe with ", "against ")) for a in legal):
-            names = await self._names(interaction)
+            names = await self.seat_names(interaction)
             raw = {name_seats(a, names).lower(): a for a in legal}
-            legal = await legal_of(self, interaction, [raw.get(target, target)]) if target else []
+            legal = await self.legal(interaction, [raw.get(target, target)]) if target else []
         return suggest([a for a in legal if a.startswith(CARD_VERBS)], current)
 
     @mywuxing.command(name="react", description="Answer a power-card window: pass, activate or counter")
     @app_commands.describe(answer="pass, activate star, counter with star, counter with dragon …")
     async def react(self, interaction: discord.Interaction, answer: str):
-        await command(self, interaction, "mywuxing", "react", answer=answer)
+        await self.run(interaction, "react", answer=answer)
 
     @react.autocomplete("answer")
     async def answer_complete(self, interaction: discord.Interaction, current: str):
-        legal = await legal_of(self, interaction)
+        legal = await self.legal(interaction)
         return suggest([a for a in legal if a.startswith(("pass", "activate", "counter"))], current)
 
 

@@ -10,29 +10,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .common import after, clean, command, suggest
-from .common import legal as legal_of
+from .common import GameCommands, after, clean, suggest
 
 
-class SeikatsuCog(commands.Cog):
+class SeikatsuCog(GameCommands):
     seikatsu = app_commands.Group(name="seikatsu", description="Seikatsu: lay garden tiles around the pond")
-
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
+    game = "seikatsu"
 
     @seikatsu.command(name="place", description="Place a tile from your hand on a space")
     @app_commands.describe(tile="A tile from your hand, e.g. heron lily or koi", space="A space, e.g. c3")
     async def place(self, interaction: discord.Interaction, tile: str, space: str):
-        await command(self, interaction, "seikatsu", "place", tile=tile, space=space)
+        await self.run(interaction, "place", tile=tile, space=space)
 
     @place.autocomplete("tile")
     async def tile_complete(self, interaction: discord.Interaction, current: str):
-        legal = await legal_of(self, interaction)
+        legal = await self.legal(interaction)
         return suggest([" ".join(a.split()[1:-1]) for a in legal if a.startswith("place ")], current)
 
     @place.autocomplete("space")
     async def space_complete(self, interaction: discord.Interaction, current: str):
-        legal = await legal_of(self, interaction)
+        legal = await self.legal(interaction)
         prefix = f"place {clean(interaction.namespace.tile)} "
         spaces = after(legal, prefix) or [a.split()[-1] for a in legal if a.startswith("place ")]
         return suggest(spaces, current)
@@ -43,23 +40,22 @@ class SeikatsuCog(commands.Cog):
                            put_back="keep hand, put back <tile> or put back both")
     async def fountain(self, interaction: discord.Interaction, corner: str, card: str,
                        put_back: str | None = None):
-        await command(self, interaction, "seikatsu", "fountain", corner=corner, card=card, put_back=put_back)
+        await self.run(interaction, "fountain", corner=corner, card=card, put_back=put_back)
 
     @fountain.autocomplete("corner")
     async def corner_complete(self, interaction: discord.Interaction, current: str):
-        legal = await legal_of(self, interaction)
-        return suggest(after(legal, "fountain "), current)
+        return await self.suggest_after(interaction, current, "fountain ")
 
     @fountain.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction, current: str):
-        legal = await legal_of(self, interaction, [f"fountain {clean(interaction.namespace.corner)}"])
+        legal = await self.legal(interaction, [f"fountain {clean(interaction.namespace.corner)}"])
         return suggest([a.removeprefix("take ").removesuffix(" card") for a in legal if a.startswith("take ")],
                        current)
 
     @fountain.autocomplete("put_back")
     async def put_back_complete(self, interaction: discord.Interaction, current: str):
         ns = interaction.namespace
-        legal = await legal_of(self, interaction, [f"fountain {clean(ns.corner)}", f"take {clean(ns.card)} card"])
+        legal = await self.legal(interaction, [f"fountain {clean(ns.corner)}", f"take {clean(ns.card)} card"])
         return suggest([a for a in legal if a.startswith(("keep", "put back"))], current)
 
 

@@ -19,9 +19,8 @@ from engine.wagara import UNLOAD, parse_move
 from i18n import _, pgettext
 from table.replies import name_seats
 
-from . import ui
-from .common import after, command
-from .common import legal as legal_of
+from . import common, ui
+from .common import GameCommands
 
 
 def _card(card: str) -> str:
@@ -85,16 +84,9 @@ def label(action: str, table: dict | None = None) -> str:
     return action
 
 
-def suggest(options: list[str], current: str, shown=label) -> list[app_commands.Choice[str]]:
-    """Up to 25 suggestions containing every word typed so far (in the notation or as shown), each named in
-    the caller's language (``shown``) and sending the action itself."""
-    words = current.lower().split()
-    out = []
-    for o in dict.fromkeys(options):
-        name = shown(o)
-        if all(w in o.lower() or w in name.lower() for w in words):
-            out.append(app_commands.Choice(name=name[:100], value=o[:100]))
-    return out[:25]
+def suggest(options: list[str], current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 suggestions containing every word typed so far (in the notation or as ``label`` says it)."""
+    return common.suggest(options, current, label)
 
 
 def card_label(card: str) -> str:
@@ -102,32 +94,29 @@ def card_label(card: str) -> str:
     return card if i18n.current() == i18n.DEFAULT else _card(card)
 
 
-class WagaraCog(commands.Cog):
+class WagaraCog(GameCommands):
     wagara = app_commands.Group(name="wagara", description="Wagara: canoes, gems and the falls")
-
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
+    game = "wagara"
 
     @wagara.command(name="play", description="Choose your paddle card for this round (only you see it)")
     @app_commands.describe(card="1 to 6, or cloud")
     async def play_card(self, interaction: discord.Interaction, card: str):
-        await command(self, interaction, "wagara", "play", card=card)
+        await self.run(interaction, "play", card=card)
 
     @play_card.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction, current: str):
-        return suggest(after(await legal_of(self, interaction), "play "), current, card_label)
+        return await self.suggest_after(interaction, current, "play ", card_label)
 
     @wagara.command(name="move", description="Your turn: a canoe's whole move, the weather, a recovery, "
                                              "or end turn")
     @app_commands.describe(action="Start typing, e.g. canoe 1: up 3")
     async def move(self, interaction: discord.Interaction, action: str):
-        await command(self, interaction, "wagara", "move", action=action)
+        await self.run(interaction, "move", action=action)
 
     @move.autocomplete("action")
     async def move_complete(self, interaction: discord.Interaction, current: str):
-        row = await self.bot.service.store.open_game(str(interaction.channel_id))
-        names = row.names if row else {}
-        legal = [a for a in await legal_of(self, interaction) if not a.startswith("play ")]
+        names = await self.seat_names(interaction)
+        legal = [a for a in await self.legal(interaction) if not a.startswith("play ")]
         return suggest([name_seats(a, names) for a in legal], current)
 
 

@@ -6,15 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .common import after, clean, command, suggest
-from .common import legal as legal_of
+from .common import GameCommands, after, clean, suggest
 
 
-class WassamasawCog(commands.Cog):
+class WassamasawCog(GameCommands):
     wassamasaw = app_commands.Group(name="wassamasaw", description="Wassamasaw: draft element dice, fill your sheet")
-
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
+    game = "wassamasaw"
 
     @property
     def service(self):
@@ -23,17 +20,17 @@ class WassamasawCog(commands.Cog):
     @wassamasaw.command(name="take", description="Take a die and place it (or convert it when it fits nowhere)")
     @app_commands.describe(die="The die, e.g. fire 3", cell="Where to place it, e.g. r2c4 (a 6 goes in any row)")
     async def take(self, interaction: discord.Interaction, die: str, cell: str | None = None):
-        await command(self, interaction, "wassamasaw", "take", die=die, cell=cell)
+        await self.run(interaction, "take", die=die, cell=cell)
 
     @take.autocomplete("die")
     async def die_complete(self, interaction: discord.Interaction, current: str):
-        actions = await legal_of(self, interaction)
+        actions = await self.legal(interaction)
         return suggest(after(actions, "take ") + after(actions, "convert "), current)
 
     @take.autocomplete("cell")
     async def cell_complete(self, interaction: discord.Interaction, current: str):
         die = clean(interaction.namespace.die)
-        actions = await legal_of(self, interaction, [f"take {die}"]) if die else []
+        actions = await self.legal(interaction, [f"take {die}"]) if die else []
         return suggest(after(actions, "place "), current)
 
 

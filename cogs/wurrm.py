@@ -11,8 +11,7 @@ import i18n
 from i18n import N_
 
 from . import ui
-from .common import after, clean, command, suggest
-from .common import legal as legal_of
+from .common import GameCommands, after, clean, suggest
 
 
 def label(action: str, table: dict) -> str:
@@ -42,72 +41,70 @@ def _english_label(action: str, table: dict) -> str:
 ARROWS = {"nw": "↖", "ne": "↗", "w": "←", "e": "→", "sw": "↙", "se": "↘"}
 
 
-class WurrmCog(commands.Cog):
+class WurrmCog(GameCommands):
     wurrm = app_commands.Group(name="wurrm", description="WURRM World: wish dice, gems and a race to Sleep")
-
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
+    game = "wurrm"
 
     @wurrm.command(name="place", description="Put your avatar on a free Start space")
     @app_commands.describe(space="A Start space, e.g. a4")
     async def place(self, interaction: discord.Interaction, space: str):
-        await command(self, interaction, "wurrm", "place", space=space)
+        await self.run(interaction, "place", space=space)
 
     @place.autocomplete("space")
     async def place_complete(self, interaction: discord.Interaction, current: str):
-        return suggest(after(await legal_of(self, interaction), "place "), current)
+        return await self.suggest_after(interaction, current, "place ")
 
     @wurrm.command(name="lucky", description="Start your turn: choose your lucky number and roll the dice")
     @app_commands.describe(number="1 to 4: dice showing it are rolled again")
     async def lucky(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 4]):
-        await command(self, interaction, "wurrm", "lucky", number=str(number))
+        await self.run(interaction, "lucky", number=str(number))
 
     @wurrm.command(name="wish", description="Declare your wish: that many dice must show that number")
     async def wish(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 6]):
-        await command(self, interaction, "wurrm", "wish", number=str(number))
+        await self.run(interaction, "wish", number=str(number))
 
     @wurrm.command(name="reroll", description="Reroll some dice (the free reroll first, then a gem each time)")
     @app_commands.describe(dice="Which dice, e.g. 1 3 5 (default: those that miss the wish)")
     async def reroll(self, interaction: discord.Interaction, dice: str | None = None):
-        await command(self, interaction, "wurrm", "reroll", dice=dice)
+        await self.run(interaction, "reroll", dice=dice)
 
     @wurrm.command(name="stop", description="Stop rolling: your wish comes true or not")
     async def stop(self, interaction: discord.Interaction):
-        await command(self, interaction, "wurrm", "stop")
+        await self.run(interaction, "stop")
 
     @wurrm.command(name="move", description="Move one or more steps, e.g. e ne ne (nw ne w e sw se)")
     @app_commands.describe(path="Directions in order: nw, ne, w, e, sw, se")
     async def move(self, interaction: discord.Interaction, path: str):
-        await command(self, interaction, "wurrm", "move", path=path)
+        await self.run(interaction, "move", path=path)
 
     @move.autocomplete("path")
     async def move_complete(self, interaction: discord.Interaction, current: str):
         done = clean(current).split()
         prefix = done if current.endswith(" ") or not done else done[:-1]
-        legal = await legal_of(self, interaction, [f"move {w}" for w in prefix])
+        legal = await self.legal(interaction, [f"move {w}" for w in prefix])
         return suggest([" ".join(prefix + [d]) for d in after(legal, "move ")], current)
 
     @wurrm.command(name="bump", description="Choose where to push the avatar you landed on")
     @app_commands.describe(direction="nw, ne, w, e, sw or se")
     async def bump(self, interaction: discord.Interaction, direction: str):
-        await command(self, interaction, "wurrm", "bump", direction=direction)
+        await self.run(interaction, "bump", direction=direction)
 
     @bump.autocomplete("direction")
     async def bump_complete(self, interaction: discord.Interaction, current: str):
-        return suggest(after(await legal_of(self, interaction), "bump "), current)
+        return await self.suggest_after(interaction, current, "bump ")
 
     @wurrm.command(name="attack", description="On an Attack space: choose whom to rob (or petition against)")
     async def attack(self, interaction: discord.Interaction, player: discord.User):
-        await command(self, interaction, "wurrm", "attack", player=str(player.id))
+        await self.run(interaction, "attack", player=str(player.id))
 
     @wurrm.command(name="answer", description="Bribes, petitions and votes: bribe N, no bribe, accept, refuse, "
                                               "ask N, vote yes/no")
     async def answer(self, interaction: discord.Interaction, choice: str):
-        await command(self, interaction, "wurrm", "answer", choice=choice)
+        await self.run(interaction, "answer", choice=choice)
 
     @answer.autocomplete("choice")
     async def answer_complete(self, interaction: discord.Interaction, current: str):
-        legal = await legal_of(self, interaction)
+        legal = await self.legal(interaction)
         return suggest([a for a in legal if a.split()[0] in ("bribe", "no", "accept", "refuse", "ask", "vote")],
                        current)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from .core import Game, IllegalAction, State
+from .core import Game, IllegalAction, State, UnknownRules
 from .rng import Rng
 
 GAMES: dict[str, Game] = {}
@@ -33,4 +33,4 @@ def _load_games() -> None:
 
 _load_games()
 
-__all__ = ["GAMES", "Game", "IllegalAction", "Rng", "State", "register"]
+__all__ = ["GAMES", "Game", "IllegalAction", "Rng", "State", "UnknownRules", "register"]

@@ -11,6 +11,18 @@ and outside checks: ``key``, ``title``, ``min_players``, ``max_players``, ``opti
 ``private_actions`` tells front ends when a seat's legal actions must be offered privately, and
 ``time_limit`` names a rules time limit (a reaction window) that the table service enforces with a clock.
 
+Rules versions (issue #26). A game lasts days and the bot is updated meanwhile, so a stored game must go on,
+replay, undo and export by the rules it started under. Each game declares ``rules``, its current rules
+version; ``new`` starts a game under it (or under an older one it is given) and the state keeps it in
+``state["rules"]``. Code that plays differently under a newer version asks ``state["rules"]`` in a small,
+explicit branch; an older behaviour is never a copy of the module. A state naming a version this code does
+not know (after a downgrade) is refused by ``load`` with ``UnknownRules``, and nothing is changed.
+
+State shapes (issue #26). ``dump`` writes ``state["shape"]``; a state of an older shape is brought up to date
+by ``load`` through the versioned converters in ``upgrades`` (shape n → n + 1, in order), never by
+guessing from what the state happens to hold. Shape 1 is every state saved before rules versions existed:
+it has neither key, and its rules are version 1.
+
 A subclass writes ``setup`` (fill a new state), ``play`` (mutate a copy for one legal action, raising
 IllegalAction otherwise) and the read-only functions; the base class does the checks every game shares.
 """
@@ -60,6 +72,20 @@ class IllegalAction(Exception):
         super().__init__(template.format(**params) if params else template)
 
 
+class UnknownRules(ValueError):
+    """A saved game from a newer Teahouse: its rules version (or state shape) is unknown to this code."""
+
+    def __init__(self, title: str, what: str, found: int, known: int):
+        self.title, self.what, self.found, self.known = title, what, found, known
+        super().__init__(f"This {title} game was started under {what} {found}, newer than this Teahouse knows "
+                         f"({known}). Update Teahouse to go on with it; the game is kept as it is.")
+
+
+def _shape_1_to_2(state: State) -> None:
+    """States saved before rules versions existed were all played under version 1."""
+    state["rules"] = 1
+
+
 class Game:
     key: str = ""
     title: str = ""
@@ -67,9 +93,16 @@ class Game:
     max_players: int = 2
     options: dict[str, Any] = {}
     option_choices: dict[str, list] = {}
+    rules: int = 1                     # the rules version a new game starts under (see the module docstring)
+    rules_changes: dict[int, str] = {1: W_("the rules as first released")}   # what each version changed
+    shape: int = 2                     # the shape of the state ``dump`` writes
+    upgrades: dict[int, Any] = {1: _shape_1_to_2}   # shape n → n + 1, each changing a loaded state in place
 
     # ----- creating a game -------------------------------------------------------------------------------
-    def new(self, seats: list[str], seed: int, options: dict | None = None) -> State:
+    def new(self, seats: list[str], seed: int, options: dict | None = None, rules: int | None = None) -> State:
+        """A new game; under the current rules version unless ``rules`` names an older one (a rebuild)."""
+        rules = self.rules if rules is None else rules
+        self.check_rules(rules)
         seats = [str(s) for s in seats]
         if len(set(seats)) != len(seats):
             raise IllegalAction("Every seat needs a different name.")
@@ -80,15 +113,25 @@ class Game:
             "seats": seats,
             "options": self.check_options(options),
             "rng": seed_state(seed),
+            "rules": rules,
+            "shape": self.shape,
         }
         self.setup(state, Rng(state))
         return state
 
+    def check_rules(self, rules: int) -> None:
+        """Refuse a rules version this code does not know (a game from a newer Teahouse)."""
+        if not isinstance(rules, int) or isinstance(rules, bool) or rules < 1:
+            raise ValueError(f"not a rules version: {rules!r}")
+        if rules > self.rules:
+            raise UnknownRules(self.title, "rules version", rules, self.rules)
+
     def restart(self, seats: list[str], seed: int, options: dict | None, now: State) -> State:
         """The first state of the game whose present state is ``now``, for rebuilding it from its seed and log
-        (replays, exports): ``new``, unless the game's setup reads data that may change between versions of
-        the bot (WURRM World's list of random boards), which it then takes from ``now``."""
-        return self.new(seats, seed, options)
+        (replays, exports): ``new`` under ``now``'s rules version, and where the game's setup reads data that
+        may change between versions of the bot (WURRM World's list of random boards), that taken from
+        ``now``."""
+        return self.new(seats, seed, options, rules=now["rules"])
 
     def players_message(self) -> str:
         if self.min_players == self.max_players:
@@ -230,9 +273,25 @@ class Game:
         return json.dumps(state, sort_keys=True, separators=(",", ":"))
 
     def load(self, text: str) -> State:
+        """A saved state, brought up to the present shape (``upgrades``); ``UnknownRules`` for a state from a
+        newer Teahouse, which is left as it is."""
         state = json.loads(text)
         if not isinstance(state, dict) or state.get("game") != self.key:
             raise ValueError(f"not a saved {self.title} game")
+        return self.upgrade(state)
+
+    def upgrade(self, state: State) -> State:
+        """``state`` (shape 1 when it has no ``shape``) converted in place, one shape at a time."""
+        shape = state.get("shape", 1)
+        if not isinstance(shape, int) or shape < 1:
+            raise ValueError(f"not a saved {self.title} game (shape {shape!r})")
+        if shape > self.shape:
+            raise UnknownRules(self.title, "state shape", shape, self.shape)
+        while shape < self.shape:
+            self.upgrades[shape](state)
+            shape += 1
+            state["shape"] = shape
+        self.check_rules(state.get("rules"))
         return state
 
     def __repr__(self) -> str:

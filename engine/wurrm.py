@@ -701,10 +701,11 @@ class Wurrm(Game):
         (bench/wurrm_layouts.py): the game keeps the board it was dealt. The draw takes one number from the rng
         whatever the list's length (a second one only with a chance of length ÷ 2³², Rng.below), so
         everything else setup made is as it was."""
+        rules = now["rules"]
         try:
-            state = self.new(seats, seed, options)
+            state = self.new(seats, seed, options, rules=rules)
         except IllegalAction:       # no board is listed for this size any more; the game had drawn one
-            state = self.new(seats, seed, {**(options or {}), "board": "default"})
+            state = self.new(seats, seed, {**(options or {}), "board": "default"}, rules=rules)
             state["options"]["board"] = "random"
             Rng(state).below(1)     # the draw's one number: the dice that follow are those the game rolled
         if now.get("layout") and now["layout"] != state["layout"]:

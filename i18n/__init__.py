@@ -15,8 +15,8 @@ writing English into states and logs; the edge translates them (``illegal``, ``l
 
 Catalogs: ``i18n/<locale>/LC_MESSAGES/<domain>.po`` (sources, edited by translators) and the compiled
 ``.mo`` next to them (committed; the bot reads only those, with the standard library). One domain for the
-shared table and one per game, so a game's words live beside each other. ``python -m i18n`` extracts,
-updates, compiles and checks them with Babel (a development dependency).
+shared table and one per game, so a game's words live beside each other. ``python -m tools.i18n_catalogs``
+extracts, updates, compiles and checks them with Babel (a development dependency).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Drawing helpers shared by every renderer: fonts, colours, element symbols, labels, PNG output.
+"""Drawing helpers shared by every renderer: fonts, labels, element symbols, dice, PNG output (the colours are
+in render.colours).
 
 Images are drawn to read on a phone, where Discord shows an attachment about 400 px wide: narrow images (600–800
 px, panels stacked under the board) whose smallest text, 18 px, is still 9 px there (tests/test_render_phone.py
@@ -18,6 +19,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .colours import BACKGROUND, ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, contrast, darken
+
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
 # Pillow hands the memory of a freed image back to the system unless told to keep some blocks for the next
@@ -26,33 +29,6 @@ FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 # largest image buffer, ~6 MB here) make them cheap. PILLOW_BLOCKS_MAX in the environment can ask for more.
 IMAGE_BLOCKS_KEPT = 8
 Image.core.set_blocks_max(max(IMAGE_BLOCKS_KEPT, Image.core.get_blocks_max()))
-
-BACKGROUND = (246, 241, 230)      # warm paper
-INK = (40, 36, 32)
-MUTED = (120, 112, 100)
-GRID = (190, 180, 160)
-HIGHLIGHT = (255, 196, 0)
-
-# Player colours: distinct hues that stay apart for the common colour-vision deficiencies.
-PLAYER_COLOURS = [
-    (0, 114, 178),    # blue
-    (213, 94, 0),     # vermilion
-    (0, 158, 115),    # bluish green
-    (204, 121, 167),  # reddish purple
-    (230, 159, 0),    # orange
-    (86, 180, 233),   # sky blue
-    (100, 100, 100),  # grey
-    (240, 228, 66),   # yellow
-]
-
-ELEMENT_COLOURS = {
-    "wood": (46, 139, 60),
-    "fire": (214, 48, 39),
-    "earth": (196, 140, 40),
-    "metal": (140, 150, 160),
-    "water": (30, 90, 190),
-}
-
 
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
@@ -256,20 +232,6 @@ def fit_text(draw, text: str, max_width: int, size: int, bold: bool = False, min
     return text + "…", f
 
 
-def contrast(colour) -> tuple[int, int, int]:
-    """Black or white, whichever reads better on ``colour``."""
-    r, g, b = colour[:3]
-    return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else (255, 255, 255)
-
-
-def lighten(colour, amount: float = 0.5):
-    return tuple(int(c + (255 - c) * amount) for c in colour[:3])
-
-
-def darken(colour, amount: float = 0.3):
-    return tuple(int(c * (1 - amount)) for c in colour[:3])
-
-
 def wrap_lines(draw, text: str, max_width: int, fnt) -> list[str]:
     """``text`` broken at spaces into lines no wider than ``max_width`` (a single word too long stays whole)."""
     lines: list[str] = []
@@ -282,6 +244,11 @@ def wrap_lines(draw, text: str, max_width: int, fnt) -> list[str]:
         else:
             line = trial
     return [*lines, line] if line else lines
+
+
+def wrap_words(draw, text: str, max_width: int, fnt) -> list[str]:
+    """As wrap_lines, with any run of white space in ``text`` taken as one space."""
+    return wrap_lines(draw, " ".join(text.split()), max_width, fnt)
 
 
 def fit_lines(draw, text: str, max_width: int, size: int, bold: bool = False, min_size: int = 18,

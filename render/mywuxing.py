@@ -18,24 +18,8 @@ from engine.mywuxing import CARD_TITLES
 from i18n import _, line, ngettext, pgettext, word
 
 from . import register
-from .common import (
-    ELEMENT_COLOURS,
-    GRID,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PLAYER_COLOURS,
-    banner,
-    canvas,
-    contrast,
-    darken,
-    element_symbol,
-    fit_text,
-    font,
-    keep_exact,
-    lighten,
-    text_centered,
-)
+from .colours import ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, contrast, darken, lighten
+from .common import banner, canvas, element_symbol, fit_text, font, keep_exact, text_centered
 
 CARD_COLOURS = {**ELEMENT_COLOURS, "dragon": (120, 60, 170), "star": (50, 44, 60)}
 BACK = (44, 58, 104)

@@ -22,23 +22,8 @@ from engine.seikatsu import CELL, LABEL, PAGODA_CORNER, PAGODA_ORDER
 from i18n import _, ngettext, pgettext, word
 
 from . import register
-from .common import (
-    BACKGROUND,
-    GRID,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    banner,
-    canvas,
-    contrast,
-    darken,
-    fit_text,
-    font,
-    hexagon,
-    keep_exact,
-    lighten,
-    text_centered,
-)
+from .colours import BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, contrast, darken, lighten
+from .common import banner, canvas, fit_text, font, hexagon, keep_exact, text_centered, wrap_words
 
 WIDTH = 720               # a phone shows ~400 px: the panel goes under the garden, not beside it
 SIZE = 50                 # hex circumradius of the main garden
@@ -223,20 +208,6 @@ def draw_fountain(draw, point, size: float, colour, highlight: bool = False) -> 
 
 
 # ----- text helpers -------------------------------------------------------------------------------------
-def wrap(draw, text: str, width: int, fnt) -> list[str]:
-    lines, line = [], ""
-    for piece in text.split():
-        trial = f"{line} {piece}".strip()
-        if draw.textlength(trial, font=fnt) <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = piece
-    if line:
-        lines.append(line)
-    return lines
-
-
 def team_name(view: dict, names: dict, colour: str) -> str:
     return " & ".join(names.get(s, s) for s in view["seats"] if view["pagodas"][s] == colour)
 
@@ -375,7 +346,7 @@ def draw_pagoda_name(draw, view, names, garden: Garden, colour: str, at) -> None
         return
     width = 150
     f = font(19, bold=True)
-    lines = wrap(draw, name, width, f)
+    lines = wrap_words(draw, name, width, f)
     if len(lines) > 2:
         lines = [lines[0], " ".join(lines[1:])]
     lines = [fit_text(draw, line, width, 19, bold=True, min_size=18)[0] for line in lines]
@@ -470,7 +441,7 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
         else:
             detail_lines = [detail]
         for line in detail_lines:
-            for part in wrap(draw, line, width - 48, font(19)):
+            for part in wrap_words(draw, line, width - 48, font(19)):
                 draw.text((x0 + 48, y), part, font=font(19), fill=MUTED)
                 y += 25
         y += 10
@@ -487,7 +458,7 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
         else:
             lines.append(_("Mogami River: no more fountains."))
     for line in lines:
-        for part in wrap(draw, line, width, font(20)):
+        for part in wrap_words(draw, line, width, font(20)):
             draw.text((x0, y), part, font=font(20), fill=INK)
             y += 26
     y += 8
@@ -515,7 +486,7 @@ def draw_panel(draw, view: dict, names: dict, x0: int, y0: int) -> int:
     # what just happened
     draw.line([x0, y, x0 + width, y], fill=GRID, width=2)
     y += 12
-    for part in wrap(draw, describe_last(view, names), width, font(20))[:4]:
+    for part in wrap_words(draw, describe_last(view, names), width, font(20))[:4]:
         draw.text((x0, y), part, font=font(20), fill=INK)
         y += 26
     y += 8

@@ -14,36 +14,15 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
+from engine.wagara import COLOURS
 from i18n import _, ngettext, pgettext, word
 
 from . import register
-from .common import (
-    BACKGROUND,
-    GRID,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PLAYER_COLOURS,
-    banner,
-    canvas,
-    contrast,
-    darken,
-    fit_lines,
-    fit_text,
-    font,
-    keep_exact,
-    lighten,
-    text_centered,
-)
+from .colours import BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, contrast, darken, lighten
+from .common import banner, canvas, fit_lines, fit_text, font, keep_exact, text_centered
 
-COLOURS = ("violet", "white", "yellow", "blue", "red")
-GEM_COLOURS = {
-    "violet": (128, 60, 200),
-    "white": (250, 250, 250),
-    "yellow": (245, 200, 30),
-    "blue": (30, 100, 215),
-    "red": (215, 40, 40),
-}
+GEM_COLOURS = {"violet": (128, 60, 200), "white": (250, 250, 250), "yellow": (245, 200, 30), "blue": (30, 100, 215),
+               "red": (215, 40, 40)}
 WATER = (150, 200, 230)
 WATER_DARK = (95, 150, 195)
 SAND = (236, 215, 160)

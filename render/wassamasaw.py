@@ -14,25 +14,8 @@ from engine.wassamasaw import FORBIDDEN
 from i18n import _, ngettext, word
 
 from . import register
-from .common import (
-    ELEMENT_COLOURS,
-    GRID,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PLAYER_COLOURS,
-    banner,
-    canvas,
-    contrast,
-    darken,
-    die,
-    element_symbol,
-    fit_lines,
-    fit_text,
-    font,
-    lighten,
-    text_centered,
-)
+from .colours import ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, contrast, darken, lighten
+from .common import banner, canvas, die, element_symbol, fit_lines, fit_text, font, text_centered
 
 # The pairs that may never touch (engine.wassamasaw.FORBIDDEN, W3), each once.
 FORBIDDEN_PAIRS = sorted({tuple(sorted((a, b), key=ELEMENTS.index)) for a, bs in FORBIDDEN.items() for b in bs},

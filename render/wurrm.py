@@ -19,25 +19,8 @@ from engine.hexgrid import to_pixel
 from i18n import W_, _, ngettext, pgettext
 
 from . import register
-from .common import (
-    BACKGROUND,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PLAYER_COLOURS,
-    banner,
-    canvas,
-    contrast,
-    darken,
-    die,
-    fit_text,
-    font,
-    hexagon,
-    keep_exact,
-    lighten,
-    text_centered,
-    with_names,
-)
+from .colours import BACKGROUND, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, contrast, darken, lighten
+from .common import banner, canvas, die, fit_text, font, hexagon, keep_exact, text_centered, with_names, wrap_words
 
 WIDTH = 800   # a phone shows ~400 px: 18 px text stays 9 px there
 MARGIN = 24
@@ -535,7 +518,7 @@ def draw_status(draw, view, names, top) -> int:
     f = font(20)
     text = with_names(i18n.line((view.get("last") or {}).get("text") or ""),
                       {s: short(names, s) for s in view["seats"]})
-    lines = wrap(draw, text, WIDTH - 2 * MARGIN, f)[:3]
+    lines = wrap_words(draw, text, WIDTH - 2 * MARGIN, f)[:3]
     for i, line in enumerate(lines):
         draw.text((MARGIN, top + i * 26), line, font=f, fill=INK)
     top += len(lines) * 26 + 6
@@ -548,24 +531,10 @@ def draw_status(draw, view, names, top) -> int:
         if pet.get("my_vote"):
             line = (pgettext("petition", "{line} You voted yes.", line=line) if pet["my_vote"] == "yes"
                     else pgettext("petition", "{line} You voted no.", line=line))
-        for i, ln in enumerate(wrap(draw, line, WIDTH - 2 * MARGIN, font(20, bold=True))[:2]):
+        for i, ln in enumerate(wrap_words(draw, line, WIDTH - 2 * MARGIN, font(20, bold=True))[:2]):
             draw.text((MARGIN, top + i * 26), ln, font=font(20, bold=True), fill=INK)
         top += 58
     return top
-
-
-def wrap(draw, text, width, fnt) -> list[str]:
-    words, lines, cur = text.split(), [], ""
-    for w in words:
-        trial = f"{cur} {w}".strip()
-        if draw.textlength(trial, font=fnt) <= width or not cur:
-            cur = trial
-        else:
-            lines.append(cur)
-            cur = w
-    if cur:
-        lines.append(cur)
-    return lines
 
 
 def draw_scores(draw, view, names, colours, top) -> int:
@@ -618,7 +587,7 @@ def draw_variants(draw, view, top) -> int:
     if not on:
         return top
     # wrapped: with every variant on, the line is wider than the image (in English too)
-    lines = wrap(draw, _("Variants: {variants}", variants=", ".join(on)), WIDTH - 2 * MARGIN, font(19, bold=True))
+    lines = wrap_words(draw, _("Variants: {variants}", variants=", ".join(on)), WIDTH - 2 * MARGIN, font(19, bold=True))
     for i, line in enumerate(lines):
         draw.text((MARGIN, top + i * 26), line, font=font(19, bold=True), fill=MUTED)
     return top + 26 * (len(lines) - 1) + 28

@@ -28,13 +28,17 @@ from i18n import N_, _, pgettext
 from . import commands as game_commands
 from .records import TABLE_OPTIONS
 from .replies import Private, Reply, User, Where
-from .service import TableService, describe_settings, parse_option
+from .service import TableService
 from .store import StoreError
+from .texts import describe_settings, parse_option
 
 log = logging.getLogger("teahouse.console")
 
 SPEAKER = re.compile(r"^(?P<user>[^\s@/]+)@(?P<channel>[^\s/]+)\s+(?P<rest>/.*)$")
 OPTION = re.compile(r"^([a-z_]+):(.*)$")
+# the /game commands that take no options: the service call each one makes
+ASKED_PLAINLY = {"join": "join", "leave": "leave", "hint": "hint", "actions": "prompt", "status": "status",
+                 "hand": "hand", "undo": "undo", "replay": "replay", "export": "export"}
 
 # the commands' names in the console's language: the Italian help lists /partita nuova gioco:… (#17)
 HELP = N_("""Commands (as in Discord):
@@ -189,6 +193,8 @@ class Console:
         if top != "/game" or len(words) < 2:
             return Reply.fail(user.id, _("Unknown command. Try `/help`."))
         sub = words[1]
+        if sub in ASKED_PLAINLY:
+            return await getattr(svc, ASKED_PLAINLY[sub])(where, user)
         if sub == "new":
             key = options.pop("game", None)
             if not key:
@@ -206,14 +212,8 @@ class Console:
                     except ValueError as e:
                         return Reply.fail(user.id, e.args[0])
             return await svc.open_table(where, user, key, opts)
-        if sub == "join":
-            return await svc.join(where, user)
-        if sub == "leave":
-            return await svc.leave(where, user)
         if sub == "addbot":
             return await svc.add_bot(where, user, canonical(options.get("level", "easy"), ("easy", "medium", "hard")))
-        if sub == "hint":
-            return await svc.hint(where, user)
         if sub == "option":
             if "name" not in options or "value" not in options:
                 return Reply.fail(user.id, _("Use `/game option name:<option> value:<value>`."))
@@ -227,12 +227,6 @@ class Console:
             if not options.get("action"):
                 return Reply.fail(user.id, _("Use `/game move action:<text>`; `/game actions` lists yours."))
             return await svc.act(where, user, options["action"])
-        if sub == "actions":
-            return await svc.prompt(where, user)
-        if sub == "status":
-            return await svc.status(where, user)
-        if sub == "hand":
-            return await svc.hand(where, user)
         if sub == "history":
             try:
                 page = int(options.get("page", "1"))
@@ -248,12 +242,6 @@ class Console:
         if sub == "abandon":
             confirm = canonical(options.get("confirm", ""), ("yes",)).lower()
             return await svc.abandon(where, user, confirm=confirm in ("yes", "true"))
-        if sub == "undo":
-            return await svc.undo(where, user)
-        if sub == "replay":
-            return await svc.replay(where, user)
-        if sub == "export":
-            return await svc.export(where, user)
         if sub in ("skip", "remove"):
             if not options.get("player"):
                 return Reply.fail(user.id, _("Use `/game {command} player:<user>`.", command=sub))

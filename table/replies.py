@@ -53,38 +53,29 @@ class Private:
 def pages(text: str, limit: int = 2000) -> list[str]:
     """``text`` cut into messages of at most ``limit`` characters (Discord's 2000), at paragraph boundaries
     (blank lines) where possible, else at line ends, else anywhere."""
-    out: list[str] = []
-    current = ""
-    for para in text.strip().split("\n\n"):
-        for piece in _pieces(para, limit):
-            joined = f"{current}\n\n{piece}" if current else piece
-            if len(joined) <= limit:
-                current = joined
-            else:
-                out.append(current)
-                current = piece
-    if current or not out:
-        out.append(current)
-    return out
+    pieces = [piece for para in text.strip().split("\n\n") for piece in _pieces(para, limit)]
+    return _packed(pieces, "\n\n", limit) or [""]
 
 
 def _pieces(para: str, limit: int) -> list[str]:
+    """A paragraph in runs of whole lines of at most ``limit`` characters; a longer line cut at the limit."""
     if len(para) <= limit:
         return [para]
-    out, current = [], ""
-    for line in para.split("\n"):
-        while len(line) > limit:
-            if current:
-                out.append(current)
-                current = ""
-            out.append(line[:limit])
-            line = line[limit:]
-        joined = f"{current}\n{line}" if current else line
+    cut = [line[i:i + limit] for line in para.split("\n") for i in range(0, max(len(line), 1), limit)]
+    return _packed(cut, "\n", limit)
+
+
+def _packed(pieces: list[str], sep: str, limit: int) -> list[str]:
+    """``pieces`` (each at most ``limit`` long) joined by ``sep`` in order, as many to a run as fit in ``limit``."""
+    out: list[str] = []
+    current = ""
+    for piece in pieces:
+        joined = f"{current}{sep}{piece}" if current else piece
         if len(joined) <= limit:
             current = joined
         else:
             out.append(current)
-            current = line
+            current = piece
     if current:
         out.append(current)
     return out

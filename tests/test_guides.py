@@ -9,15 +9,6 @@ import pytest
 
 from engine import GAMES
 from table import Store, TableService
-from tests.support import Clock
-
-
-@pytest.fixture
-async def svc(tmp_path):
-    store = await Store(tmp_path / "t.db").open()
-    service = TableService(store, clock=Clock(), render=False)
-    yield service
-    await store.close()
 
 
 def wagara_over(collections):

@@ -8,7 +8,7 @@ import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from i18n.tools import po_path
+from tools.i18n_catalogs import po_path
 
 # Discord's rule for command and option names (\w covers letters, digits and _ for str patterns);
 # localised names must also be lowercase.

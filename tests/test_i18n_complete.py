@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import i18n
-from i18n.tools import problems
+from tools.i18n_catalogs import problems
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,10 +10,10 @@ import pytest
 import i18n
 from engine import GAMES
 from engine.core import IllegalAction
-from i18n.tools import extract
 from render import RENDERERS, render_png
 from render.common import record_text
 from tests.test_mywuxing_render import states_of
+from tools.i18n_catalogs import extract
 
 G = GAMES["mywuxing"]
 SEATS = [f"{100000000000000000 + 7 * i}" for i in range(8)]          # seats look like Discord ids

@@ -188,5 +188,5 @@ def test_engine_and_service_lines_translate():
 
 
 def test_every_table_sentence_has_its_italian():
-    tools = pytest.importorskip("i18n.tools")
+    tools = pytest.importorskip("tools.i18n_catalogs")
     assert tools.problems(["table"]) == []

@@ -11,12 +11,13 @@ from PIL import Image
 import i18n
 from engine import GAMES, IllegalAction
 from engine.wagara import COLOURS
-from i18n.tools import extract
 from render import RENDERERS, render_png
 from render.common import record_text
 from tests.test_render_phone import MIN_PHONE_PX, PHONE_WIDTH, clear_render_caches
 from tests.test_wagara import position
 from tests.test_wagara_random import PURPOSEFUL
+from tests.test_wagara_render import states_of
+from tools.i18n_catalogs import extract
 
 G = GAMES["wagara"]
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
@@ -229,13 +230,7 @@ def test_joined_sentences_are_translated_one_by_one():
 # ----- the image ---------------------------------------------------------------------------------------------
 
 def positions_of(seed: int, n: int) -> list[dict]:
-    rnd = random.Random(seed)
-    state = G.new(NAMES[:n], seed)
-    states = [state]
-    while G.result(state) is None:
-        seat = rnd.choice(G.to_act(state))
-        state = G.apply(state, seat, rnd.choice(PURPOSEFUL.legal_actions(state, seat)))
-        states.append(state)
+    states = states_of(seed, n, NAMES)
     acting = next(s for s in states[len(states) // 2:] if s["phase"] == "act")
     return [states[0], acting, states[-1]]
 

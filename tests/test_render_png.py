@@ -2,7 +2,6 @@
 keeps the player colours exactly, pixel for pixel. No timings here: speed is measured by bench/render.py."""
 
 import io
-import random
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -11,24 +10,12 @@ from engine import GAMES
 from render import RENDERERS, render_png
 from render.common import PLAYER_COLOURS, PRIORITY_COLOURS, exact_palette, font, to_png
 from render.seikatsu import PAGODA_COLOURS
+from tests.test_render_phone import positions
 
 # The colours that tell players apart: seats in order, or Seikatsu's pagodas.
 PLAYERS = {"seikatsu": list(PAGODA_COLOURS.values())}
 NAMES = {str(100 + i): n for i, n in enumerate(["Ann", "Bartholomew the Long-Named", "Cy", "Dee", "Éloïse", "Fu",
                                                  "Gao", "Hana"])}
-
-
-def positions(key: str, n: int, seed: int) -> list[dict]:
-    """Start, middle and end of a seeded random game."""
-    game = GAMES[key]
-    rnd = random.Random(seed)
-    state = game.new([str(100 + i) for i in range(n)], seed)
-    states = [state]
-    while game.result(state) is None and len(states) < 5000:
-        seat = rnd.choice(game.to_act(state))
-        state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
-        states.append(state)
-    return [states[0], states[len(states) // 2], states[-1]]
 
 
 def where(img: Image.Image, colour) -> Image.Image:

@@ -19,9 +19,10 @@ NAMES = {SEATS[0]: "Ann", SEATS[1]: "Bartholomew Ignatius of the Very Long Displ
          SEATS[3]: "Dörte Łukasiewicz", SEATS[4]: "Ed"}
 
 
-def states_of(seed, n):
+def states_of(seed, n, seats=SEATS):
+    """Every state of a seeded game of the first ``n`` of ``seats``, played with purposeful random moves."""
     rnd = random.Random(seed)
-    state = G.new(SEATS[:n], seed)
+    state = G.new(seats[:n], seed)
     states = [state]
     while G.result(state) is None:
         seat = rnd.choice(G.to_act(state))

@@ -51,6 +51,14 @@ def placed(seats=(A, B), options=None, seed=1, at=None):
     return s
 
 
+def on(here, gems=None, options=None):
+    """A game past setup with A on ``here`` (B out of the way on a1), holding ``gems`` gems when given."""
+    s = placed(at={A: here, B: "a1"}, options=options)
+    if gems is not None:
+        give(s, A, gems)
+    return s
+
+
 def give(s, seat, n):
     """Set ``seat``'s gems to ``n``, taking from or returning to the bank (27 stay accounted for)."""
     s["bank"] += s["gems"][seat] - n
@@ -442,12 +450,10 @@ def test_Z5_exact_movement_and_each_space_once_per_move():
 
 def test_Z3_toll_is_paid_to_the_bank_and_must_be_held_when_crossing():
     here, d, there = link(BOARD, "toll")
-    s = placed(at={A: here, B: "a1"})
-    give(s, A, 0)
+    s = on(here, 0)
     s = moving(s, A, 1)
     assert f"move {d}" not in G.legal_actions(s, A)
-    s = placed(at={A: here, B: "a1"})
-    give(s, A, 1)
+    s = on(here, 1)
     bank = s["bank"]
     s = moving(s, A, 1)
     s = G.apply(s, A, f"move {d}")
@@ -457,15 +463,12 @@ def test_Z3_toll_is_paid_to_the_bank_and_must_be_held_when_crossing():
 
 def test_Z3_hostile_border_cannot_be_crossed_but_Z8_bribery_pays_6():
     here, d, there = link(BOARD, "hostile")
-    s = placed(at={A: here, B: "a1"})
-    give(s, A, 9)
+    s = on(here, 9)
     s = moving(s, A, 1)
     assert f"move {d}" not in G.legal_actions(s, A)
-    s = placed(at={A: here, B: "a1"}, options={"bribery": True})
-    give(s, A, 5)
+    s = on(here, 5, {"bribery": True})
     assert f"move {d}" not in G.legal_actions(moving(s, A, 1), A)
-    s = placed(at={A: here, B: "a1"}, options={"bribery": True})
-    give(s, A, 6)
+    s = on(here, 6, {"bribery": True})
     s = moving(s, A, 1)
     s = G.apply(s, A, f"move {d}")
     assert s["positions"][A] == there and "pays 6 gems at a hostile border" in s["last"]["text"]
@@ -473,8 +476,7 @@ def test_Z3_hostile_border_cannot_be_crossed_but_Z8_bribery_pays_6():
 
 def test_Z2_gem_space_pays_on_touch_even_passing_through():
     here, d, gem = link(BOARD, "open", to_type="gem")
-    s = placed(at={A: here, B: "a1"})
-    give(s, A, 0)
+    s = on(here, 0)
     s = moving(s, A, 2)
     s = G.apply(s, A, f"move {d}")
     assert s["positions"][A] == gem and s["gems"][A] == 1 and s["phase"] == "move"
@@ -487,20 +489,20 @@ def test_Z2_attack_space_works_only_when_landed_on():
                                                       [x for x, (y, k2) in ls.items() if k2 == "open" and y != o])
                                                      for o, k in ls.values() if k == "open"]
                                    if on and BOARD.spaces[h]["type"] == "plain")
-    s = placed(at={A: here, B: "a1"})
+    s = on(here)
     s = moving(s, A, 2)
     s = G.apply(s, A, f"move {d}")
     assert s["phase"] == "move"                       # touched, not landed
     s = G.apply(s, A, f"move {onward[0]}")
     assert s["phase"] == "lucky" and G.to_act(s) == [B]
-    s = placed(at={A: here, B: "a1"})
+    s = on(here)
     s = G.apply(moving(s, A, 1), A, f"move {d}")
     assert s["phase"] == "target" and G.legal_actions(s, A) == [f"attack {B}"]
 
 
 def test_Z2_end_your_turn_stops_the_move_on_touch():
     here, d, end = link(BOARD, "open", to_type="end")
-    s = placed(at={A: here, B: "a1"})
+    s = on(here)
     s = moving(s, A, 4)
     s = G.apply(s, A, f"move {d}")
     assert s["positions"][A] == end and s["phase"] != "move" and "must end the turn here" in s["last"]["text"]
@@ -508,7 +510,7 @@ def test_Z2_end_your_turn_stops_the_move_on_touch():
 
 def test_Z2_sleep_wins_by_touch_even_mid_move():
     here, d, sleep = link(BOARD, "open", to_type="sleep")
-    s = placed(at={A: here, B: "a1"})
+    s = on(here)
     s = moving(s, A, 5)
     s = G.apply(s, A, f"move {d}")
     assert G.result(s)["winners"] == [A] and G.result(s)["reason"] == "sleep" and G.to_act(s) == []
@@ -517,8 +519,7 @@ def test_Z2_sleep_wins_by_touch_even_mid_move():
 # ----- Z6 attacks --------------------------------------------------------------------------------------------
 def attacking(value_faces, wish, gems_a=2, gems_b=5):
     here, d, attack = link(BOARD, "open", to_type="attack")
-    s = placed(at={A: here, B: "a1"})
-    give(s, A, gems_a)
+    s = on(here, gems_a)
     give(s, B, gems_b)
     s = G.apply(moving(s, A, 1), A, f"move {d}")
     s = G.apply(s, A, f"attack {B}")
@@ -601,8 +602,7 @@ def test_Z8_bumpers_add_one_to_every_value_even_a_failed_wish():
 
 def test_Z8_bribery_doubles_gem_spaces():
     here, d, gem = link(BOARD, "open", to_type="gem")
-    s = placed(at={A: here, B: "a1"}, options={"bribery": True})
-    give(s, A, 0)
+    s = on(here, 0, {"bribery": True})
     s = G.apply(moving(s, A, 1), A, f"move {d}")
     assert s["gems"][A] == 2
 
@@ -610,8 +610,7 @@ def test_Z8_bribery_doubles_gem_spaces():
 def test_Z8_bribery_target_may_buy_off_the_attack_and_the_attacker_may_refuse():
     here, d, attack = link(BOARD, "open", to_type="attack")
     for answer in ("accept", "refuse"):
-        s = placed(at={A: here, B: "a1"}, options={"bribery": True})
-        give(s, A, 1)
+        s = on(here, 1, {"bribery": True})
         give(s, B, 4)
         s = G.apply(moving(s, A, 1), A, f"move {d}")
         s = G.apply(s, A, f"attack {B}")
@@ -690,8 +689,7 @@ def test_Z8_bribery_cannot_buy_a_way_through_a_sleep_spaces_walls():
     with pytest.raises(IllegalAction):
         G.apply(s, A, f"move {back}")
     here, dh, there = link(BOARD, "hostile", frm_type="plain", to_type="plain")
-    s = placed(at={A: here, B: "a1"}, options={"bribery": True})
-    give(s, A, 6)
+    s = on(here, 6, {"bribery": True})
     assert f"move {dh}" in G.legal_actions(moving(s, A, 1), A)
 
 
@@ -727,16 +725,14 @@ def test_Z8_petition_passes_with_more_yes():
 
 def test_Z8_lucky_13_gems_win_at_once():
     here, d, gem = link(BOARD, "open", to_type="gem")
-    s = placed(at={A: here, B: "a1"}, options={"lucky": True})
-    give(s, A, 12)
+    s = on(here, 12, {"lucky": True})
     s = G.apply(moving(s, A, 1), A, f"move {d}")
     assert G.result(s)["winners"] == [A] and G.result(s)["reason"] != "sleep"
 
 
 def test_Z8_without_lucky_13_gems_do_not_win():
     here, d, gem = link(BOARD, "open", to_type="gem")
-    s = placed(at={A: here, B: "a1"})
-    give(s, A, 12)
+    s = on(here, 12)
     s = G.apply(moving(s, A, 1), A, f"move {d}")
     assert G.result(s) is None
 
@@ -839,11 +835,9 @@ def test_Z5_issue14_reach_lists_every_space_the_move_can_end_on():
 
 def test_Z3_issue14_reach_counts_tolls_against_the_gems_held():
     here, d, there = link(BOARD, "toll")
-    s = placed(at={A: here, B: "a1"})
-    give(s, A, 0)
+    s = on(here, 0)
     s = moving(s, A, 1)
     assert there not in G.reach(s, A)
-    s = placed(at={A: here, B: "a1"})
-    give(s, A, 1)
+    s = on(here, 1)
     s = moving(s, A, 1)
     assert there in G.reach(s, A)

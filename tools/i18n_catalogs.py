@@ -1,12 +1,18 @@
 """Managing the catalogs with Babel: extract the English sentences, update each locale's .po, compile the
-.mo files, check that nothing is left untranslated. Run as ``python -m i18n extract|update|compile|check``
-(``all`` does the first three). Babel is a development dependency; the bot reads only the compiled .mo."""
+.mo files, check that nothing is left untranslated.
+
+    python -m tools.i18n_catalogs update|compile|check|all [domain ...]
+
+(``all`` updates and compiles). A development tool, outside the runtime packages: it reads the whole bot
+(every cog's slash commands), so it lives above it, and nothing the bot runs imports it. Babel is a
+development dependency; the bot reads only the compiled .mo files."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import re
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -15,7 +21,7 @@ from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from . import DOMAINS, LOCALES, ROOT
+from i18n import DOMAINS, GAME_DOMAINS, LOCALES, ROOT
 
 REPO = ROOT.parent
 GAMES = ("wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm")
@@ -94,8 +100,6 @@ async def command_strings() -> list[tuple[str, str]]:
             await bot.close()
             await store.close()
     from engine import GAMES
-
-    from . import GAME_DOMAINS
 
     # a game registered by tests (their little Pebbles) is not one of the bot's: its title is no choice of ours
     foreign = {g.title for k, g in GAMES.items() if k not in GAME_DOMAINS}
@@ -182,5 +186,27 @@ def problems(domains: Iterable[str] = DOMAINS, *, fresh: bool = True) -> list[st
                 write_mo(buf, cat, use_fuzzy=False)
                 if not mo.exists() or mo.read_bytes() != buf.getvalue():
                     out.append(f"{domain}/{locale}: {mo.name} is not compiled from {path.name} "
-                               "(run: python -m i18n compile)")
+                               "(run: python -m tools.i18n_catalogs compile)")
     return out
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("update", "compile", "check", "all"):
+        print(__doc__)
+        return 2
+    domains = argv[1:] or list(DOMAINS)
+    if argv[0] in ("update", "all"):
+        update(domains)
+    if argv[0] in ("compile", "all"):
+        compile_all(domains)
+    if argv[0] == "check":
+        found = problems(domains)
+        for p in found:
+            print(p)
+        print(f"{len(found)} problem(s)")
+        return 1 if found else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,257 @@
+"""A table's life outside play: opening it in a channel, taking and leaving seats, computer players, the
+table's options, the start, and abandoning it."""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+
+from engine import GAMES, IllegalAction, ai
+from i18n import N_, _, ngettext, pgettext
+
+from .context import Context, speaks
+from .play import Play
+from .records import TABLE_OPTIONS, game_options
+from .replies import Private, Reply, User, Where
+from .store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
+from .texts import BOT_NAME, duration, parse_option, show
+
+log = logging.getLogger("teahouse.table")
+
+
+class Lobby:
+    def __init__(self, ctx: Context, play: Play):
+        self.ctx = ctx
+        self.play = play
+
+    @speaks
+    async def open_table(self, where: Where, user: User, game_key: str, options: dict | None = None,
+                         parent_channel: str | None = None) -> Reply:
+        """Open a lobby in ``where``; ``parent_channel`` when ``where`` is a game thread opened for it."""
+        ctx = self.ctx
+        game = ctx.game_of(game_key)
+        if game is None:
+            known = ", ".join(sorted(k for k in GAMES))
+            return Reply.fail(user.id, _("There is no game called '{name}'. Games: {games}.", name=game_key,
+                                         games=known))
+        try:
+            opts = {**game.check_options(game_options(options or {})),
+                    **{k: v for k, v in (options or {}).items() if k in TABLE_OPTIONS}}
+        except IllegalAction as e:
+            return Reply.fail(user.id, ctx.illegal(e))
+        async with ctx.lock(where.channel):
+            existing = await ctx.store.open_game(where.channel)
+            if existing is not None:
+                return self._busy(user, existing)
+            try:
+                row = await ctx.store.create_game(guild=where.guild, channel=where.channel, game=game.key,
+                                                  options=opts, host=Seat(user.id, user.name), now=ctx.clock(),
+                                                  parent_channel=parent_channel)
+            except ChannelBusy:
+                return self._busy(user, await ctx.store.open_game(where.channel))
+        log.info("game %s: %s opened a %s table", row.id, user.id, game.key)
+        return ctx.lobby_reply(row, _("{name} opened a table.", name=ctx.shown(user.name)))
+
+    @staticmethod
+    def _busy(user: User, row: GameRow | None) -> Reply:
+        if row is None:
+            return Reply.fail(user.id, _("Another game was just opened here; try again."))
+        title = GAMES[row.game].title if row.game in GAMES else row.game
+        if row.status == "lobby":
+            text = _("This channel already has a game of {title} waiting in the lobby. Finish it, or the host can "
+                     "`/game abandon` it, before opening another (or use another channel).", title=title)
+        else:
+            text = _("This channel already has a game of {title} being played. Finish it, or the host can "
+                     "`/game abandon` it, before opening another (or use another channel).", title=title)
+        return Reply.fail(user.id, text, game_id=row.id)
+
+    # ----- seats and options -----------------------------------------------------------------------------
+    @speaks
+    async def join(self, where: Where, user: User) -> Reply:
+        async with self.ctx.lock(where.channel):
+            row = await self._lobby(where, user)
+            if isinstance(row, Reply):
+                return row
+            if row.seat_of(user.id):
+                return Reply.fail(user.id, _("You are already seated at this table."), game_id=row.id)
+            full = self._full(row, user)
+            if full:
+                return full
+            row = await self._update(row, user, seats=row.seats + [Seat(user.id, user.name)],
+                                     conflict=N_("The table changed as you joined; try again."))
+            if isinstance(row, Reply):
+                return row
+        return self.ctx.lobby_reply(row, pgettext("lobby", "{name} joined.", name=self.ctx.shown(user.name)))
+
+    @speaks
+    async def add_bot(self, where: Where, user: User, level: str = "easy") -> Reply:
+        if level not in ai.LEVELS:
+            return Reply.fail(user.id, _("A computer player's level is easy, medium or hard."))
+        async with self.ctx.lock(where.channel):
+            row = await self._lobby(where, user, host_only=N_("Only the host can add a computer player."))
+            if isinstance(row, Reply):
+                return row
+            full = self._full(row, user)
+            if full:
+                return full
+            n = 1 + sum(1 for s in row.seats if s.is_bot)
+            while any(s.user_id == f"{BOT_PREFIX}{n}" for s in row.seats):
+                n += 1
+            # stored in English (the level is read back from it: bot_level); shown translated (seat_name)
+            seats = row.seats + [Seat(f"{BOT_PREFIX}{n}", BOT_NAME.format(n=n, level=level), True)]
+            row = await self._update(row, user, seats=seats)
+            if isinstance(row, Reply):
+                return row
+        return self.ctx.lobby_reply(row, _("{name} added a computer player ({level}).",
+                                           name=self.ctx.shown(user.name), level=pgettext("choice", level)))
+
+    async def _lobby(self, where: Where, user: User, host_only: str | None = None) -> GameRow | Reply:
+        """The channel's table in its lobby, or why not; ``host_only``: the refusal (a template) for anyone but
+        the host."""
+        row = await self.ctx.require(where, user, statuses=("lobby",))
+        if isinstance(row, Reply) or host_only is None or user.id == row.host:
+            return row
+        return Reply.fail(user.id, _(host_only), game_id=row.id)
+
+    @staticmethod
+    def _full(row: GameRow, user: User) -> Reply | None:
+        game = GAMES[row.game]
+        if len(row.seats) >= game.max_players:
+            return Reply.fail(user.id, _("The table is full ({n} players).", n=game.max_players), game_id=row.id)
+        return None
+
+    @speaks
+    async def leave(self, where: Where, user: User) -> Reply:
+        ctx = self.ctx
+        async with ctx.lock(where.channel):
+            row = await ctx.store.open_game(where.channel)
+            if row is None:
+                return Reply.fail(user.id, _("There is no game in this channel."))
+            if row.status == "running":
+                return Reply.fail(user.id, _("The game is under way; players cannot leave a running game. "
+                                             "The host can `/game abandon` it."), game_id=row.id)
+            if not row.seat_of(user.id):
+                return Reply.fail(user.id, _("You are not seated at this table."), game_id=row.id)
+            seats = [s for s in row.seats if s.user_id != user.id]
+            humans = [s for s in seats if not s.is_bot]
+            if not humans:
+                row = await ctx.store.update_lobby(row, seats=seats, options=row.options, host=row.host,
+                                                   now=ctx.clock(), status="abandoned")
+                return Reply(text=_("{name} left; the table is closed.", name=ctx.shown(user.name)),
+                             game_id=row.id, status=row.status)
+            was_host = row.host == user.id
+            host = humans[0].user_id if was_host else row.host
+            row = await self._update(row, user, seats=seats, host=host)
+            if isinstance(row, Reply):
+                return row
+        if was_host:
+            return ctx.lobby_reply(row, _("{name} left. {host} is the host now.", name=ctx.shown(user.name),
+                                          host=ctx.text_names(row)[host]))
+        return ctx.lobby_reply(row, pgettext("lobby", "{name} left.", name=ctx.shown(user.name)))
+
+    @speaks
+    async def set_option(self, where: Where, user: User, name: str, value: str) -> Reply:
+        async with self.ctx.lock(where.channel):
+            row = await self._lobby(where, user, host_only=N_("Only the host can change the table options."))
+            if isinstance(row, Reply):
+                return row
+            game = GAMES[row.game]
+            if name not in game.options and name not in TABLE_OPTIONS:
+                known = ", ".join([*game.options, *TABLE_OPTIONS]) or pgettext("options", "none")
+                return Reply.fail(user.id, _("{title} has no option '{name}'. Options: {options}.", title=game.title,
+                                             name=name, options=known), game_id=row.id)
+            try:
+                if name in TABLE_OPTIONS:
+                    options = {**row.options, name: parse_option(TABLE_OPTIONS[name], value)}
+                else:
+                    parsed = parse_option(game.options[name], value)
+                    options = {**row.options, **game.check_options({**game_options(row.options), name: parsed})}
+            except IllegalAction as e:
+                return Reply.fail(user.id, self.ctx.illegal(e), game_id=row.id)
+            except ValueError as e:
+                return Reply.fail(user.id, e.args[0], game_id=row.id)      # the sentence itself (a Msg)
+            row = await self._update(row, user, options=options)
+            if isinstance(row, Reply):
+                return row
+        return self.ctx.lobby_reply(row, _("{name} set {option} to {value}.", name=self.ctx.shown(user.name),
+                                           option=name, value=show(options[name])))
+
+    async def _update(self, row: GameRow, user: User, *, seats=None, options=None, host=None,
+                      conflict: str = N_("The table changed meanwhile; try again.")) -> GameRow | Reply:
+        """The lobby stored with its changes, or the refusal (``conflict``, a template) when it changed
+        meanwhile."""
+        try:
+            return await self.ctx.store.update_lobby(row, seats=row.seats if seats is None else seats,
+                                                     options=row.options if options is None else options,
+                                                     host=row.host if host is None else host, now=self.ctx.clock())
+        except VersionConflict:
+            return Reply.fail(user.id, _(conflict))
+
+    # ----- the start and the end -------------------------------------------------------------------------
+    @speaks
+    async def start(self, where: Where, user: User, shuffle: bool = False) -> Reply:
+        ctx, play = self.ctx, self.play
+        async with ctx.lock(where.channel):
+            row = await ctx.require(where, user, statuses=("lobby",))
+            if isinstance(row, Reply):
+                return row
+            if user.id != row.host:
+                return Reply.fail(user.id, _("Only the host ({name}) can start the game.",
+                                             name=ctx.text_names(row)[row.host]), game_id=row.id)
+            game = GAMES[row.game]
+            if not game.min_players <= len(row.seats) <= game.max_players:
+                return Reply.fail(user.id, ngettext("{players} {n} seated so far.", "{players} {n} seated so far.",
+                                                    len(row.seats), players=ctx.for_caller(game.players_message())),
+                                  game_id=row.id)
+            seats = list(row.seats)
+            if shuffle:
+                random.SystemRandom().shuffle(seats)
+            seed = secrets.randbits(62)
+            try:
+                state = game.new([s.user_id for s in seats], seed, game_options(row.options))
+            except IllegalAction as e:
+                return Reply.fail(user.id, ctx.illegal(e), game_id=row.id)
+            timers, _keep = await play.timers(row, game, None, state, seats)
+            try:
+                row = await ctx.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
+                                                 now=ctx.clock(), timers=timers, waiting=game.to_act(state))
+            except VersionConflict:
+                return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
+            order = ", ".join(ctx.shown(ctx.seat_name(s.user_id, s.name)) for s in seats)
+            lines = [_("{title} begins! Seat order: {order}.", title=game.title, order=order)]
+            row, state, bot_lines = await play.run_bots(row, game, state)
+        log.info("game %s: started with %d seats", row.id, len(seats))
+        reply = await play.after_change(row, game, state, lines + bot_lines)
+        if row.parent_channel:
+            reply.notes.append((row.parent_channel, _("A game of {title} started: {order}.", title=game.title,
+                                                      order=order)))
+        return reply
+
+    @speaks
+    async def abandon(self, where: Where, user: User, confirm: bool = False) -> Reply:
+        ctx = self.ctx
+        async with ctx.lock(where.channel):
+            row = await ctx.store.open_game(where.channel)
+            if row is None:
+                return Reply.fail(user.id, _("There is no game in this channel to abandon."))
+            idle = ctx.clock() - row.updated_at
+            seated = row.seat_of(user.id) is not None
+            if user.id != row.host:
+                if not seated:
+                    return Reply.fail(user.id, _("Only the host or, once the table is idle, a seated player can "
+                                                 "abandon this game."), game_id=row.id)
+                if idle < ctx.idle_abandon_seconds:
+                    wait = duration(ctx.idle_abandon_seconds - idle)
+                    return Reply.fail(user.id, _("Only the host can abandon an active game. If nobody moves for "
+                                                 "{time} more, any seated player can.", time=wait), game_id=row.id)
+            if not confirm:
+                return Reply(game_id=row.id, version=row.version, status=row.status,
+                             private=[Private(user.id, _("Abandon this game for everyone? It cannot be undone. "
+                                                         "Confirm to go ahead."))])
+            row = await ctx.store.set_status(row, "abandoned", now=ctx.clock())
+        log.info("game %s: abandoned by %s", row.id, user.id)
+        title = GAMES[row.game].title if row.game in GAMES else row.game
+        return Reply(text=_("{name} abandoned the game of {title}. The channel is free for a new one.",
+                            name=ctx.shown(user.name), title=title),
+                     game_id=row.id, version=row.version, status=row.status)

@@ -129,6 +129,7 @@ results = Table(       # one row per person per ended game: /stats and /leaderbo
     Column("ended_at", Double, nullable=False),
     Index("results_by_user", "user_id", "guild", "game"),
     Index("results_by_board", "guild", "game", "user_id"),
+    Index("results_latest", "user_id", "guild", "ended_at"),
 )
 
 locales = Table(       # the language of a server (guild:<id>) or user (user:<id>), for what is said unprompted
@@ -137,7 +138,40 @@ locales = Table(       # the language of a server (guild:<id>) or user (user:<id
     Column("locale", Text, nullable=False),
 )
 
+ratings = Table(       # a skill rating per player (or computer level, cpu:<level>), game and server ('' for DMs)
+    "ratings", metadata,
+    Column("guild", Text, primary_key=True),
+    Column("game", Text, primary_key=True),
+    Column("player", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    Column("score", Double, nullable=False),          # mu - 3 sigma, the conservative estimate shown
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("updated_at", Double, nullable=False),
+    Index("ratings_board", "guild", "game", "score"),
+    Index("ratings_of_player", "player", "guild"),
+)
+
+rating_changes = Table(   # what each rated game did to each rating, in the order it was done (table/ratings.py)
+    "rating_changes", metadata,
+    Column("id", Id, primary_key=True),
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("guild", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("player", Text, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu_before", Double, nullable=False),
+    Column("sigma_before", Double, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    Column("ended_at", Double, nullable=False),
+    UniqueConstraint("game_id", "player"),
+    Index("rating_changes_of_player", "player", "guild", "game", "id"),
+    sqlite_autoincrement=True,
+)
+
 # every table, parents first (the order a copy inserts them in)
 TABLES = tuple(t.name for t in metadata.sorted_tables)
 # the tables whose ids a sequence (PostgreSQL) or AUTOINCREMENT (SQLite) hands out
-SEQUENCED = ("games", "actions", "timers", "outbox")
+SEQUENCED = ("games", "actions", "timers", "outbox", "rating_changes")

@@ -34,13 +34,14 @@ from sqlalchemy import exc as sa_exc
 from . import queries as q
 from .dialects import StoreError, StoreFull, driver_error, not_saved, side_for
 from .queries import OPEN_STATUSES
+from .ratings import rate_game
 from .shards import Shards
 
 __all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "GameRow", "LogEntry", "Outgoing",
            "Seat", "Settings", "Store", "StoreError", "StoreFull", "Timer", "VersionConflict"]
 
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
-SCHEMA_VERSION = 5    # the newest Alembic revision, 0005 (and the legacy user_version/schema_version it matches)
+SCHEMA_VERSION = 6    # the newest Alembic revision, 0006 (and the legacy user_version/schema_version it matches)
 
 
 class VersionConflict(Exception):
@@ -285,6 +286,14 @@ class Store:
         err = self.side.storage_error(driver_error(e))
         return e if err is driver_error(e) else err
 
+    async def select(self, stmt, params: dict | None = None) -> list:
+        """The rows of a read statement built elsewhere (table/ratings.py), in the task's transaction if any."""
+        return await self._all(stmt, params)
+
+    async def transaction(self, work):
+        """``await work(conn)`` in one write transaction (table/ratings.py's rebuild)."""
+        return await self._transaction(work)
+
     async def _all(self, stmt, params=None) -> list:
         async with self._connection() as conn:
             return (await conn.execute(stmt, params)).all()
@@ -367,6 +376,7 @@ class Store:
                                              "is_bot": int(b)} for i, (u, n, b) in enumerate(seats)])
             if status not in OPEN_STATUSES:
                 await conn.execute(self.sql.write_results, {"game_id": gid})
+                await rate_game(conn, self.side.name, gid)
             return gid
         return await self._transaction(work)
 
@@ -416,6 +426,7 @@ class Store:
             await self._set_timers(conn, game.id, game.version + 1, timers, keep)
             if status not in OPEN_STATUSES:
                 await conn.execute(self.sql.write_results, {"game_id": game.id})
+                await rate_game(conn, self.side.name, game.id)     # its ratings end with it (issue #27)
 
         await self._transaction(work)
         return replace(game, status=status, state=state, version=game.version + 1, updated_at=now,
@@ -428,6 +439,7 @@ class Store:
             if status not in OPEN_STATUSES:
                 await self._set_timers(conn, game.id, game.version + 1, ())
                 await conn.execute(self.sql.write_results, {"game_id": game.id})
+                await rate_game(conn, self.side.name, game.id)
         await self._transaction(work)
         return replace(game, status=status, version=game.version + 1, updated_at=now, waiting=[])
 

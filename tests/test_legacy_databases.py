@@ -111,7 +111,7 @@ async def test_an_old_sqlite_file_is_adopted_backed_up_and_plays_on(tmp_path, ve
         con.close()
     con = sqlite3.connect(path)            # adopted: Alembic's revision, and the old number kept in step
     try:
-        assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [("0005",)]
+        assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [("0006",)]
         assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     finally:
         con.close()
@@ -160,7 +160,7 @@ async def test_an_old_postgres_database_is_adopted_and_plays_on(pg_url):
         await play_on(store, EXPECTED["pg"] | {"clock": EXPECTED["clock"]})
     conn = await asyncpg.connect(pg_url)
     try:
-        assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0005"
+        assert await conn.fetchval("SELECT version_num FROM alembic_version") == "0006"
         assert await conn.fetchval("SELECT version FROM schema_version") == SCHEMA_VERSION
     finally:
         await conn.close()

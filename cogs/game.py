@@ -37,8 +37,8 @@ def lobby_view(row) -> discord.ui.View:
     view.add_item(ui.LobbyButton(gid, "start", _("Start"), discord.ButtonStyle.primary))
     view.add_item(ui.LobbyButton(gid, "shuffle", _("Start (shuffled seats)")))
     game = GAMES.get(row.game)
-    select = (ui.OptionSelect(gid, table_options(row.options), {**game.option_choices, **TABLE_OPTION_CHOICES})
-              if game else None)
+    choices = {**game.option_choices, **TABLE_OPTION_CHOICES} if game else {}
+    select = ui.OptionSelect(gid, table_options(row.options, row.seats), choices) if game else None
     if select is not None:
         view.add_item(select)
     return view

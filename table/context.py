@@ -22,6 +22,7 @@ import i18n
 from engine import GAMES, Game, IllegalAction, UnknownRules
 from i18n import N_, _, pgettext
 
+from . import ratings
 from .records import table_options
 from .replies import Picture, Reply, Turn, User, Where, name_seats
 from .store import BOT_PREFIX, GameRow, Settings, Store, StoreError
@@ -220,6 +221,13 @@ class Context:
                      note=self.said(res["note"], row))
         return _("**Game over.** {head} Scores: {scores}.", head=head, scores=scores)
 
+    def ratings_text(self, row: GameRow, changes: list) -> str:
+        """The new ratings a game ended with, and their changes: "Ratings: Bob 1569? (+69), Alice 1463? (-37)."."""
+        names = {ratings.entity(s.user_id, s.name, s.is_bot): self.text_names(row)[s.user_id] for s in row.seats}
+        parts = [pgettext("rating", "{name} {rating} ({change})", name=names.get(c.player, c.player),
+                          rating=ratings.shown(c.after.mu, c.after.sigma), change=f"{c.delta:+d}") for c in changes]
+        return _("Ratings: {list}.", list=", ".join(parts))
+
     def waiting_text(self, row: GameRow, acting: list[str]) -> str:
         names = self.text_names(row)
         who = ", ".join(names.get(s, s) for s in acting)
@@ -233,7 +241,7 @@ class Context:
         seats = "\n".join(seat_line(i + 1, self.shown(self.seat_name(s.user_id, s.name)), s.removed,
                                     s.user_id == row.host)
                           for i, s in enumerate(row.seats))
-        opts = (", ".join(f"{k}: {show(v)}" for k, v in table_options(row.options).items())
+        opts = (", ".join(f"{k}: {show(v)}" for k, v in table_options(row.options, row.seats).items())
                 or pgettext("options", "none"))
         need = i18n.line(game.players_message())
         body = _("{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"

@@ -19,6 +19,7 @@ from engine import GAMES, Game, IllegalAction, ai
 from engine.bots import random_action
 from i18n import N_, _, ngettext, pgettext
 
+from . import ratings
 from .context import Context, speaks
 from .records import UNDO, rebuild, table_options
 from .replies import Private, Reply, User, Where
@@ -270,6 +271,10 @@ class Play:
         humans = {s.user_id for s in row.seats if not s.is_bot}
         if row.status == "finished":
             tail = ctx.result_text(row, game, state)
+            changes = await ratings.changes_of(ctx.store, row.id)      # rated with the game's end (#27)
+            if changes:
+                tail = f"{tail}\n{ctx.ratings_text(row, changes)}"
+            reply.rematch = row.id
             if row.parent_channel:
                 reply.notes.append((row.parent_channel, pgettext("note", "{title}: {text}", title=game.title,
                                                                  text=tail)))
@@ -369,6 +374,9 @@ class Play:
         lines = [ctx.said(e.line, row) for e in entries]
         if row.status == "finished":
             tail = ctx.result_text(row, game, state)
+            changes = await ratings.changes_of(ctx.store, row.id)
+            if changes:
+                tail = f"{tail}\n{ctx.ratings_text(row, changes)}"
         elif row.status == "abandoned":
             tail = _("This game was abandoned.")
         else:

@@ -1,0 +1,69 @@
+"""The end of a rated game and its rematch (issue #27), through the table service on both databases."""
+
+import tests.tinygame  # noqa: F401  (registers Pebbles)
+from table import User, Where
+from table import ratings as R
+from tests.support import err, started
+
+HERE = Where("c1", "g1")
+ALICE, BOB, CAROL, EVE = User("alice", "Alice"), User("bob", "Bob"), User("carol", "Carol"), User("eve", "Eve")
+
+
+async def play_out(svc, where=HERE, winner=ALICE, loser=BOB):
+    """One round of Pebbles: ``winner`` outbids and keeps the die."""
+    assert (await svc.act(where, winner, "bid 3")).ok
+    assert (await svc.act(where, loser, "bid 1")).ok
+    return await svc.act(where, winner, "keep")
+
+
+async def test_the_end_shows_new_ratings_and_offers_a_rematch(any_svc):
+    svc = any_svc
+    lobby = await svc.open_table(HERE, ALICE, "pebbles", {"rounds": 1})
+    assert "rated: on" not in lobby.text and "rated: off" in lobby.text        # one person: unrated
+    assert "rated: on" in (await svc.join(HERE, BOB)).text                     # two: rated
+    assert (await svc.start(HERE, ALICE)).ok
+    end = await play_out(svc)
+    assert end.status == "finished" and end.rematch == end.game_id
+    line = end.text.splitlines()[-1]
+    assert line.startswith("Ratings: Alice 15") and "(+" in line and "Bob 14" in line and "(-" in line
+    assert "?" in line                                                       # provisional
+    status = await svc.status(HERE, BOB)
+    assert "Ratings: Alice" in status.text
+
+
+async def test_a_rematch_reopens_the_table_rotated_and_joins_rather_than_duplicates(any_svc):
+    svc = any_svc
+    await svc.open_table(HERE, ALICE, "pebbles", {"rounds": 1})
+    await svc.join(HERE, BOB)
+    await svc.add_bot(HERE, ALICE, "hard")
+    assert (await svc.start(HERE, ALICE)).ok
+    # the hard computer plays its bids as they come; the humans play out
+    end = await play_out(svc)
+    assert end.status == "finished"
+    ended = end.game_id
+    assert "only the players" in err(await svc.rematch(HERE, EVE, ended)).lower()
+    r = await svc.rematch(HERE, BOB, ended)
+    assert r.ok and r.status == "lobby" and r.game_id != ended and r.mention == ["alice"]
+    row = await svc.store.game(r.game_id)
+    assert [s.user_id for s in row.seats] == ["bob", "cpu-1"] and row.host == "bob"
+    assert row.options["rounds"] == 1 and "_rematch" not in r.text and "asks for a rematch" in r.text
+    assert "already seated" in err(await svc.rematch(HERE, BOB, ended))
+    again = await svc.rematch(HERE, ALICE, ended)                              # joins the same table
+    assert again.ok and again.game_id == r.game_id
+    row = await svc.store.game(r.game_id)
+    assert [s.user_id for s in row.seats] == ["bob", "cpu-1", "alice"]           # rotated: bob moves first
+    assert (await svc.start(HERE, BOB)).ok
+    assert "already started" in err(await svc.rematch(HERE, ALICE, ended))
+
+
+async def test_rematch_refusals_change_nothing(any_svc):
+    svc = any_svc
+    assert "no ended game" in err(await svc.rematch(HERE, ALICE)).lower()
+    await started(svc, ALICE, BOB, options={"rounds": 1}, where=HERE)
+    assert "no ended game" in err(await svc.rematch(HERE, ALICE)).lower()      # still running
+    end = await play_out(svc)
+    assert "no ended game" in err(await svc.rematch(Where("elsewhere", "g1"), ALICE, end.game_id)).lower()
+    await svc.open_table(HERE, CAROL, "pebbles")                                # someone else's table now
+    assert not (await svc.rematch(HERE, ALICE, end.game_id)).ok
+    assert len(await svc.store.games(("lobby",))) == 1
+    assert (await R.ratings_of(svc.store, "alice", "g1"))["pebbles"][1] == 1

@@ -52,7 +52,7 @@ HELP = N_("""Commands (as in Discord):
   /game hint                                privately: what the hard computer would play now, and why
                                             (unless the table has hints off)
   /game status | /game hand                 the table (public) | your private view
-  /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes]
+  /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes] | /game rematch
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
   /games | /mygames | /stats [user:<user>] | /leaderboard game:<key>
@@ -239,6 +239,8 @@ class Console:
             if text is None:
                 return Reply.fail(user.id, _("Use `/game rules game:<key>` ({games}).", games=", ".join(sorted(GAMES))))
             return Reply(private=[Private(user.id, text)])
+        if sub == "rematch":
+            return await svc.rematch(where, user)
         if sub == "abandon":
             confirm = canonical(options.get("confirm", ""), ("yes",)).lower()
             return await svc.abandon(where, user, confirm=confirm in ("yes", "true"))

@@ -264,6 +264,8 @@ async def main_async(args) -> int:
                 ("/stats (everywhere)", lambda: svc.stats(user.id)),
                 ("/stats (one server)", lambda: svc.stats(user.id, "guild7")),
                 ("/leaderboard", lambda: svc.leaderboard("wagara", "guild7")),
+                ("/stats ratings (one server)", lambda: svc.rating_stats(user.id, "guild7")),
+                ("/leaderboard by rating", lambda: svc.rating_board("wagara", "guild7")),
                 ("/games", lambda: svc.games_here("guild7")),
                 ("/mygames", lambda: svc.my_turns(User("100001", "x"))),
             ]:

@@ -273,13 +273,18 @@ class Console:
                  if r.abandoned else
                  _("{title}: {won} won, {lost} lost of {played}", title=GAMES[k].title if k in GAMES else k,
                    won=r.wins, lost=r.losses, played=r.played)) for k, r in sorted(st.by_game.items())]
-        return Reply(private=[Private(user.id, pgettext("stats", "{who}: {record}", who=who, record="; ".join(rows))
-                                      if rows else _("{who}: no games yet.", who=who))])
+        rated = await self.service.rating_stats(who, where.guild)
+        text = (pgettext("stats", "{who}: {record}", who=who, record="; ".join(rows)) if rows
+                else _("{who}: no games yet.", who=who))
+        return Reply(private=[Private(user.id, "\n".join([text] + rated))])
 
     async def cmd_leaderboard(self, user, where, options) -> Reply:
         key = options.get("game", "")
         if key not in GAMES:
             return Reply.fail(user.id, _("Use `/leaderboard game:<key>` ({games}).", games=", ".join(sorted(GAMES))))
+        rated = await self.service.rating_board(key, where.guild)
+        if rated:
+            return Reply(private=[Private(user.id, "\n".join(rated))])
         board = await self.service.leaderboard(key, where.guild)
         lines = [_("{n}. {name} — {won} won of {played}", n=i + 1, name=name, won=r.wins, played=r.played)
                  for i, (_uid, name, r) in enumerate(board[:10])]

@@ -235,7 +235,7 @@ STREAK_DEPTH = 50
 LATEST = (select(results.c.game, results.c.outcome, results.c.ended_at)
           .where(results.c.user_id == _p("user"), results.c.guild.is_not_distinct_from(_p("guild")),
                  results.c.outcome != "abandoned")
-          .order_by(desc(results.c.ended_at)).limit(STREAK_DEPTH))
+          .order_by(desc(results.c.ended_at), desc(results.c.game_id)).limit(STREAK_DEPTH))
 HISTORY = (select(rating_changes.c.game, rating_changes.c.mu, rating_changes.c.sigma)
            .where(rating_changes.c.player == _p("user"), rating_changes.c.guild == _p("guild"))
            .order_by(rating_changes.c.game, rating_changes.c.id))

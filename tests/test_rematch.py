@@ -67,3 +67,22 @@ async def test_rematch_refusals_change_nothing(any_svc):
     assert not (await svc.rematch(HERE, ALICE, end.game_id)).ok
     assert len(await svc.store.games(("lobby",))) == 1
     assert (await R.ratings_of(svc.store, "alice", "g1"))["pebbles"][1] == 1
+
+
+async def test_leaderboard_and_stats_by_rating(any_svc):
+    svc = any_svc
+    assert await svc.rating_board("pebbles", "g1") == [] and await svc.rating_stats("alice", "g1") == []
+    for winner, loser in ((ALICE, BOB), (ALICE, BOB), (BOB, ALICE)):
+        await svc.open_table(HERE, ALICE, "pebbles", {"rounds": 1})
+        await svc.join(HERE, BOB)
+        await svc.add_bot(HERE, ALICE, "easy")
+        await svc.start(HERE, ALICE)
+        assert (await play_out(svc, winner=winner, loser=loser)).status == "finished"
+    board = await svc.rating_board("pebbles", "g1")
+    assert len(board) == 3 and board[0].startswith("1. Alice — ") and board[0].endswith("(3 games)")
+    assert any(line.startswith("· easy computer — ") and "reference" in line for line in board)
+    assert await svc.rating_board("pebbles", "other") == []
+    stats = await svc.rating_stats("alice", "g1")
+    assert stats[0].startswith("Pebbles: rating ") and stats[0].endswith("(3 rated games)")
+    assert stats[1] == "Streak: 1 lost in a row." and stats[2].endswith("🟥🟩🟩")
+    assert await svc.rating_stats("alice", "other") == []

@@ -4,11 +4,15 @@ at once, and a rebuild that gives exactly the live numbers."""
 
 import asyncio
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 from table import open_store
 from table import ratings as R
 from table.store import Seat
 
+ROOT = Path(__file__).resolve().parent.parent
 ALICE, BOB, CAROL, DAN = (Seat("alice", "Alice"), Seat("bob", "Bob"), Seat("carol", "Carol"), Seat("dan", "Dan"))
 
 
@@ -134,3 +138,18 @@ async def test_rebuild_gives_exactly_the_live_numbers(any_store):
     assert await R.rebuild(store) > 30
     assert {(g, k): await R.board(store, g, "pebbles", 100) for g in ("g", None) for k in ("pebbles",)} == live
     assert await R.history(store, "alice", "g") == history
+
+
+async def test_the_rebuild_command(tmp_path):
+    path = tmp_path / "t.db"
+    async with open_store(path) as store:
+        await end(store, [ALICE, BOB, CAROL], {"winners": ["carol"], "scores": {"alice": 2, "bob": 1, "carol": 3}})
+        await end(store, [ALICE, BOB], {"winners": ["alice"]}, channel="c2", now=20)
+        live = await R.board(store, "g", "pebbles")
+    done = subprocess.run([sys.executable, "-m", "table.ratings", "rebuild", str(path)], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 0 and "rebuilt the ratings of 2 rated games" in done.stdout, done.stderr
+    async with open_store(path) as store:
+        assert await R.board(store, "g", "pebbles") == live
+    wrong = subprocess.run([sys.executable, "-m", "table.ratings"], capture_output=True, text=True, cwd=ROOT)
+    assert wrong.returncode == 2 and "usage" in wrong.stderr

@@ -1,5 +1,5 @@
 """Server settings, notifications, and what is going on: /settings, /notify, /games, /mygames, /stats,
-/leaderboard."""
+/leaderboard, /profile."""
 
 from __future__ import annotations
 
@@ -193,6 +193,14 @@ class CommunityCog(commands.Cog):
                 return "\n".join([_("**{game}** leaderboard", game=game.name)] + lines)
 
         await self.respond(interaction, work, ephemeral=False)
+
+
+    @app_commands.command(name="profile", description="A player card: the ratings per game and how they went")
+    @app_commands.describe(user="Whose card (you by default)")
+    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None):
+        target = user or interaction.user
+        name = getattr(target, "display_name", None) or target.name
+        await self.bot.get_cog("GameCog").call(interaction, self.service.profile, str(target.id), name)
 
 
 async def setup(bot: commands.Bot) -> None:

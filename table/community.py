@@ -144,6 +144,33 @@ class Community:
             lines.append(_("Latest results (newest first): {marks}", marks=marks))
         return lines
 
+    @speaks
+    async def profile(self, where: Where, user: User, target_id: str | None = None,
+                      target_name: str | None = None) -> Reply:
+        """A player card for the channel (``target``, else the caller): per game in this server the rating,
+        games and wins, and a line of the rating game after game; with its alt text."""
+        from render.profile import CardRow, profile_png
+
+        who, name = target_id or user.id, target_name or user.name
+        store = self.ctx.store
+        rated = await ratings.ratings_of(store, who, where.guild)
+        history = await ratings.history(store, who, where.guild)
+        wins = tally(await store.record_of(who, where.guild)).by_game
+        rows = []
+        for key, (rating, n) in rated.items():
+            title = GAMES[key].title if key in GAMES else key
+            won = wins[key].wins if key in wins else 0
+            line = history.get(key, [])[-31:]
+            rows.append(CardRow(title, ratings.shown(rating.mu, rating.sigma),
+                                ngettext("{n} rated game · {wins} won", "{n} rated games · {wins} won", n, wins=won),
+                                line, ngettext("the last game", "the last {n} games", len(line) - 1)))
+        alt = (_("Player card of {name}: {ratings}.", name=name,
+                 ratings="; ".join(f"{r.title} {r.rating}, {r.detail}" for r in rows)) if rows
+               else _("Player card of {name}: no rated games here yet.", name=name))
+        empty = _("No rated games here yet.")
+        picture = Picture("profile.png", make=lambda: profile_png(name, rows, empty), alt=alt)
+        return Reply(text=_("Player card of {name}.", name=self.ctx.shown(name)), image=picture)
+
     # ----- settings and notifications --------------------------------------------------------------------
     @speaks_to(1)
     async def change_settings(self, guild: str | None, user: User, can_manage: bool, /, **changes) -> Reply:

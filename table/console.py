@@ -55,7 +55,7 @@ HELP = N_("""Commands (as in Discord):
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes] | /game rematch
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
-  /games | /mygames | /stats [user:<user>] | /leaderboard game:<key>
+  /games | /mygames | /stats [user:<user>] | /leaderboard game:<key> | /profile [user:<user>]
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
   /notify direct_messages:on|off
   /wait hours:<N>                            let time pass (reminders and deadlines fire)
@@ -131,7 +131,7 @@ class ConsoleClock:
         return time.time() + self.offset
 
 
-TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/settings", "/notify", "/wait")
+TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/profile", "/settings", "/notify", "/wait")
 
 
 class Console:
@@ -289,6 +289,10 @@ class Console:
         lines = [_("{n}. {name} — {won} won of {played}", n=i + 1, name=name, won=r.wins, played=r.played)
                  for i, (_uid, name, r) in enumerate(board[:10])]
         return Reply(private=[Private(user.id, "\n".join(lines) or _("Nobody has finished a game yet."))])
+
+    async def cmd_profile(self, user, where, options) -> Reply:
+        who = options.get("user")
+        return await self.service.profile(where, user, who, who)
 
     async def cmd_settings(self, user, where, options) -> Reply:
         if not options:

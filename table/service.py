@@ -42,7 +42,7 @@ CALLS = {
     "play": ("act", "undo", "prompt", "legal_after", "legal", "status", "hand", "hint", "history"),
     "scheduler": ("fire_due", "next_due", "skip", "remove", "outbox", "deliver", "due"),
     "community": ("replay", "export", "games_here", "my_turns", "stats", "leaderboard", "change_settings",
-                  "set_notify", "rating_board", "rating_stats"),
+                  "set_notify", "rating_board", "rating_stats", "profile"),
 }
 
 

@@ -1,5 +1,7 @@
 """The end of a rated game and its rematch (issue #27), through the table service on both databases."""
 
+import io
+
 import tests.tinygame  # noqa: F401  (registers Pebbles)
 from table import User, Where
 from table import ratings as R
@@ -86,3 +88,24 @@ async def test_leaderboard_and_stats_by_rating(any_svc):
     assert stats[0].startswith("Pebbles: rating ") and stats[0].endswith("(3 rated games)")
     assert stats[1] == "Streak: 1 lost in a row." and stats[2].endswith("🟥🟩🟩")
     assert await svc.rating_stats("alice", "other") == []
+
+
+async def test_a_player_card_readable_on_a_phone(any_svc):
+    from PIL import Image
+
+    from render.common import record_text
+
+    svc = any_svc
+    for _ in range(3):
+        await started(svc, ALICE, BOB, options={"rounds": 1}, where=HERE)
+        await play_out(svc)
+    card = await svc.profile(HERE, BOB, "alice", "Alice")
+    assert card.ok and card.text == "Player card of Alice."
+    assert card.image.alt.startswith("Player card of Alice: Pebbles 1") and "3 rated games · 3 won" in card.image.alt
+    with record_text() as drawn:
+        await card.render()
+    image = Image.open(io.BytesIO(card.image.data))
+    assert image.width == 640 and min(size for size, _text in drawn) >= 18
+    assert {"Pebbles", "3 rated games · 3 won", "the last 3 games"} <= {text for _size, text in drawn}
+    empty = await svc.profile(Where("c9", "elsewhere"), EVE)
+    assert empty.image.alt == "Player card of Eve: no rated games here yet."

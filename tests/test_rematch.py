@@ -109,3 +109,15 @@ async def test_a_player_card_readable_on_a_phone(any_svc):
     assert {"Pebbles", "3 rated games · 3 won", "the last 3 games"} <= {text for _size, text in drawn}
     empty = await svc.profile(Where("c9", "elsewhere"), EVE)
     assert empty.image.alt == "Player card of Eve: no rated games here yet."
+
+
+async def test_a_game_ended_by_the_scheduler_keeps_its_rematch_in_the_outbox(any_svc):
+    from table.replies import Notice
+    from table.scheduler import _payload
+
+    svc = any_svc
+    await started(svc, ALICE, BOB, options={"rounds": 1}, where=HERE)
+    end = await play_out(svc)
+    await svc.store.add_outgoing(end.game_id, HERE.channel, _payload(Notice(HERE.channel, end)), 0)
+    [notice] = await svc.outbox()
+    assert notice.reply.rematch == end.game_id and notice.reply.text == end.text

@@ -121,3 +121,18 @@ async def test_a_game_ended_by_the_scheduler_keeps_its_rematch_in_the_outbox(any
     await svc.store.add_outgoing(end.game_id, HERE.channel, _payload(Notice(HERE.channel, end)), 0)
     [notice] = await svc.outbox()
     assert notice.reply.rematch == end.game_id and notice.reply.text == end.text
+
+
+async def test_the_host_can_make_a_table_unrated_and_bad_values_change_nothing(any_svc):
+    svc = any_svc
+    await svc.open_table(HERE, ALICE, "pebbles", {"rounds": 1})
+    await svc.join(HERE, BOB)
+    assert "on or off" in err(await svc.set_option(HERE, ALICE, "rated", "maybe"))
+    assert "Only the host" in err(await svc.set_option(HERE, BOB, "rated", "no"))
+    assert "rated: off" in (await svc.set_option(HERE, ALICE, "rated", "no")).text
+    await svc.start(HERE, ALICE)
+    end = await play_out(svc)
+    assert end.status == "finished" and "Ratings:" not in end.text and end.rematch == end.game_id
+    assert await R.changes_of(svc.store, end.game_id) == []
+    again = await svc.rematch(HERE, BOB, end.game_id)
+    assert "rated: off" in again.text                                           # the options come back

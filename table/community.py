@@ -155,12 +155,11 @@ class Community:
         store = self.ctx.store
         rated = await ratings.ratings_of(store, who, where.guild)
         history = await ratings.history(store, who, where.guild)
-        wins = tally(await store.record_of(who, where.guild)).by_game
         rows = []
         for key, (rating, n) in rated.items():
             title = GAMES[key].title if key in GAMES else key
-            won = wins[key].wins if key in wins else 0
-            line = history.get(key, [])[-31:]
+            line, won = history.get(key, ([], 0))
+            line = line[-31:]
             rows.append(CardRow(title, ratings.shown(rating.mu, rating.sigma),
                                 ngettext("{n} rated game · {wins} won", "{n} rated games · {wins} won", n, wins=won),
                                 line, ngettext("the last game", "the last {n} games", len(line) - 1)))

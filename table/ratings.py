@@ -234,11 +234,13 @@ OF_PLAYER = (select(ratings.c.game, ratings.c.mu, ratings.c.sigma, ratings.c.gam
              .where(ratings.c.player == _p("user"), ratings.c.guild == _p("guild")).order_by(ratings.c.game))
 # the latest results of a person in a server: the last ten and the current streak (a streak past this: "50+")
 STREAK_DEPTH = 50
-LATEST = (select(results.c.game, results.c.outcome, results.c.ended_at)
-          .where(results.c.user_id == _p("user"), results.c.guild.is_not_distinct_from(_p("guild")),
-                 results.c.outcome != "abandoned")
-          .order_by(desc(results.c.ended_at), desc(results.c.game_id)).limit(STREAK_DEPTH))
-HISTORY = (select(rating_changes.c.game, rating_changes.c.mu, rating_changes.c.sigma)
+LATEST_IN = (select(results.c.game, results.c.outcome, results.c.ended_at)
+             .where(results.c.user_id == _p("user"), results.c.guild == _p("guild"), results.c.outcome != "abandoned")
+             .order_by(desc(results.c.ended_at), desc(results.c.game_id)).limit(STREAK_DEPTH))
+LATEST_IN_DMS = (select(results.c.game, results.c.outcome, results.c.ended_at)      # (= NULL is never true)
+                 .where(results.c.user_id == _p("user"), results.c.guild.is_(None), results.c.outcome != "abandoned")
+                 .order_by(desc(results.c.ended_at), desc(results.c.game_id)).limit(STREAK_DEPTH))
+HISTORY = (select(rating_changes.c.game, rating_changes.c.mu, rating_changes.c.sigma, rating_changes.c.place)
            .where(rating_changes.c.player == _p("user"), rating_changes.c.guild == _p("guild"))
            .order_by(rating_changes.c.game, rating_changes.c.id))
 
@@ -275,7 +277,7 @@ async def rate_game(conn, dialect: str, game_id: int) -> None:
 
     result = json.loads(row.result) if row.result else None
     options = json.loads(row.options)
-    if result is None or not is_rated(options, seat_rows):
+    if result is None or not is_rated(options, seat_rows) or len(standings(result, seat_rows)) < 2:
         return
     entities = sorted({entity(s.user_id, s.name, bool(s.is_bot)) for s in seat_rows})
     await conn.execute(_ensure(dialect), [{"guild": guild, "game": row.game, "player": e, "name": e, "mu": MU,
@@ -338,7 +340,8 @@ async def ratings_of(store, user: str, guild: str | None) -> dict[str, tuple[Rat
 
 async def latest(store, user: str, guild: str | None) -> list[tuple[str, str, float]]:
     """A person's latest finished games in a server (game, win/loss, when), newest first (at most 50)."""
-    return [(r.game, r.outcome, r.ended_at) for r in await store.select(LATEST, {"user": user, "guild": guild})]
+    stmt = LATEST_IN if guild is not None else LATEST_IN_DMS
+    return [(r.game, r.outcome, r.ended_at) for r in await store.select(stmt, {"user": user, "guild": guild})]
 
 
 def streak(outcomes: list[str]) -> tuple[str, int] | None:
@@ -349,11 +352,13 @@ def streak(outcomes: list[str]) -> tuple[str, int] | None:
     return outcomes[0], n
 
 
-async def history(store, user: str, guild: str | None) -> dict[str, list[int]]:
-    """Per game, a person's shown rating after each rated game, oldest first (from 1500)."""
-    out: dict[str, list[int]] = {}
+async def history(store, user: str, guild: str | None) -> dict[str, tuple[list[int], int]]:
+    """Per game, a person's shown rating after each rated game, oldest first (from 1500), and how many of those
+    games they won (first place, alone or shared)."""
+    out: dict[str, tuple[list[int], int]] = {}
     for r in await store.select(HISTORY, {"user": user, "guild": guild_key(guild)}):
-        out.setdefault(r.game, [display(MU, SIGMA)]).append(display(r.mu, r.sigma))
+        line, won = out.get(r.game, ([display(MU, SIGMA)], 0))
+        out[r.game] = (line + [display(r.mu, r.sigma)], won + (r.place == 1))
     return out
 
 

@@ -78,7 +78,8 @@ async def test_a_game_rates_its_players_with_its_end(any_store):
     assert set(await R.ratings_of(store, "bob", "g")) == {"pebbles"} and await R.ratings_of(store, "bob", "h") == {}
     await end(store, [ALICE, BOB], {"winners": ["alice"]}, channel="dm", guild=None)
     assert [p for p, *_ in await R.board(store, None, "pebbles")] == ["alice", "bob"]
-    assert (await R.history(store, "bob", "g"))["pebbles"][0] == 1500
+    line, won = (await R.history(store, "bob", "g"))["pebbles"]
+    assert line[0] == 1500 and len(line) == 2 and won == 1
 
 
 async def test_unrated_and_abandoned_games_change_nobody(any_store):
@@ -153,3 +154,17 @@ async def test_the_rebuild_command(tmp_path):
         assert await R.board(store, "g", "pebbles") == live
     wrong = subprocess.run([sys.executable, "-m", "table.ratings"], capture_output=True, text=True, cwd=ROOT)
     assert wrong.returncode == 2 and "usage" in wrong.stderr
+
+
+async def test_the_rating_listings_use_indexes(store):
+    from sqlalchemy.dialects import sqlite
+
+    params = {"guild": "g", "game": "pebbles", "user": "alice", "limit": 10}
+    for stmt in (R.BOARD, R.OF_PLAYER, R.LATEST_IN, R.LATEST_IN_DMS, R.HISTORY):
+        compiled = stmt.compile(dialect=sqlite.dialect())
+        args = tuple(params.get(name, compiled.params.get(name)) for name in compiled.positiontup)
+        async with store._connection() as conn:
+            rows = (await conn.exec_driver_sql("EXPLAIN QUERY PLAN " + str(compiled), args)).all()
+        plan = " | ".join(r[3] for r in rows)
+        assert "USING" in plan and not any(part.strip() in ("SCAN ratings", "SCAN results", "SCAN rating_changes")
+                                           for part in plan.split("|")), plan

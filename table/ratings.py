@@ -234,12 +234,16 @@ OF_PLAYER = (select(ratings.c.game, ratings.c.mu, ratings.c.sigma, ratings.c.gam
              .where(ratings.c.player == _p("user"), ratings.c.guild == _p("guild")).order_by(ratings.c.game))
 # the latest results of a person in a server: the last ten and the current streak (a streak past this: "50+")
 STREAK_DEPTH = 50
-LATEST_IN = (select(results.c.game, results.c.outcome, results.c.ended_at)
-             .where(results.c.user_id == _p("user"), results.c.guild == _p("guild"), results.c.outcome != "abandoned")
-             .order_by(desc(results.c.ended_at), desc(results.c.game_id)).limit(STREAK_DEPTH))
-LATEST_IN_DMS = (select(results.c.game, results.c.outcome, results.c.ended_at)      # (= NULL is never true)
-                 .where(results.c.user_id == _p("user"), results.c.guild.is_(None), results.c.outcome != "abandoned")
-                 .order_by(desc(results.c.ended_at), desc(results.c.game_id)).limit(STREAK_DEPTH))
+
+
+def _latest(in_guild):
+    return (select(results.c.game, results.c.outcome, results.c.ended_at)
+            .where(results.c.user_id == _p("user"), in_guild, results.c.outcome != "abandoned")
+            .order_by(desc(results.c.ended_at), desc(results.c.game_id)).limit(STREAK_DEPTH))
+
+
+# one server's, or the direct messages' (guild = NULL is never true; IS NOT DISTINCT FROM skips the index)
+LATEST_IN, LATEST_IN_DMS = _latest(results.c.guild == _p("guild")), _latest(results.c.guild.is_(None))
 HISTORY = (select(rating_changes.c.game, rating_changes.c.mu, rating_changes.c.sigma, rating_changes.c.place)
            .where(rating_changes.c.player == _p("user"), rating_changes.c.guild == _p("guild"))
            .order_by(rating_changes.c.game, rating_changes.c.id))

@@ -224,7 +224,7 @@ CHANGES_OF_GAME = (select(rating_changes.c.player, rating_changes.c.mu_before, r
 _RATING_COLUMNS = (ratings.c.player, ratings.c.name, ratings.c.mu, ratings.c.sigma, ratings.c.games)
 _humans = (select(*_RATING_COLUMNS)
            .where(ratings.c.guild == _p("guild"), ratings.c.game == _p("game"), ratings.c.player.not_like("cpu:%"))
-           .order_by(desc(ratings.c.score)).limit(_p("limit", Integer)))
+           .order_by(desc(ratings.c.score), ratings.c.player).limit(_p("limit", Integer)))
 _computers = select(*_RATING_COLUMNS).where(ratings.c.guild == _p("guild"), ratings.c.game == _p("game"),
                                             ratings.c.player.like("cpu:%"))
 # the best people of a game in a server, and every computer level there (reference rows): one statement
@@ -247,6 +247,9 @@ LATEST_IN, LATEST_IN_DMS = _latest(results.c.guild == _p("guild")), _latest(resu
 HISTORY = (select(rating_changes.c.game, rating_changes.c.mu, rating_changes.c.sigma, rating_changes.c.place)
            .where(rating_changes.c.player == _p("user"), rating_changes.c.guild == _p("guild"))
            .order_by(rating_changes.c.game, rating_changes.c.id))
+
+# every rating, in key order (what a rebuild must give back exactly)
+EVERY_RATING = select(ratings).order_by(ratings.c.guild, ratings.c.game, ratings.c.player)
 
 # rebuild: every finished game, its seats, and the order the games were rated in
 REBUILD_GAMES = (select(games.c.id, games.c.guild, games.c.game, games.c.options, games.c.status, games.c.result,
@@ -333,7 +336,7 @@ async def board(store, guild: str | None, game: str, limit: int = 10) -> list[tu
     there among them (its player ``cpu:<level>``, its name the level)."""
     rows = await store.select(BOARD, {"guild": guild_key(guild), "game": game, "limit": limit})
     out = [(r.player, r.name, Rating(r.mu, r.sigma), int(r.games)) for r in rows]
-    return sorted(out, key=lambda x: -x[2].score)
+    return sorted(out, key=lambda x: (-x[2].score, x[0]))
 
 
 async def ratings_of(store, user: str, guild: str | None) -> dict[str, tuple[Rating, int]]:

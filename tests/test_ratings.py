@@ -136,7 +136,9 @@ async def test_rebuild_gives_exactly_the_live_numbers(any_store):
                   options={"rated": i % 11 != 0})
     live = {(g, k): await R.board(store, g, "pebbles", 100) for g in ("g", None) for k in ("pebbles",)}
     history = await R.history(store, "alice", "g")
+    every = [tuple(r) for r in await store.select(R.EVERY_RATING)]
     assert await R.rebuild(store) > 30
+    assert [tuple(r) for r in await store.select(R.EVERY_RATING)] == every          # every number, exactly
     assert {(g, k): await R.board(store, g, "pebbles", 100) for g in ("g", None) for k in ("pebbles",)} == live
     assert await R.history(store, "alice", "g") == history
 

@@ -170,3 +170,20 @@ async def test_the_rating_listings_use_indexes(store):
         plan = " | ".join(r[3] for r in rows)
         assert "USING" in plan and not any(part.strip() in ("SCAN ratings", "SCAN results", "SCAN rating_changes")
                                            for part in plan.split("|")), plan
+
+
+def test_a_real_seikatsu_game_at_four_is_rated_as_two_teams():
+    from engine import GAMES
+
+    game = GAMES["seikatsu"]
+    seats = ["a", "b", "c", "d"]
+    state, rnd = game.new(seats, 5), random.Random(5)
+    while game.result(state) is None:
+        seat = rnd.choice(game.to_act(state))
+        state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+    result = game.result(state)
+    units = R.standings(result, [Seat(s, s) for s in seats])
+    assert sorted(sorted(u) for u, _place in units) == sorted(sorted(t) for t in game.teams(state))
+    new = R.rate(units, {s: s for s in seats}, dict.fromkeys(seats, R.Rating()))
+    for team in game.teams(state):                      # teammates move together
+        assert new[team[0]] == new[team[1]]

@@ -136,3 +136,22 @@ async def test_the_host_can_make_a_table_unrated_and_bad_values_change_nothing(a
     assert await R.changes_of(svc.store, end.game_id) == []
     again = await svc.rematch(HERE, BOB, end.game_id)
     assert "rated: off" in again.text                                           # the options come back
+
+
+async def test_the_console_rematches_and_shows_a_card(svc, tmp_path):
+    from table.console import Console
+
+    out = []
+    console = Console(svc, tmp_path / "img", write=out.append)
+    for line in ("alice@chan /game new game:pebbles rounds:1", "bob@chan /game join", "alice@chan /game start",
+                 "alice@chan /game move action:bid 3", "bob@chan /game move action:bid 1",
+                 "alice@chan /game move action:keep"):
+        await console.handle(line)
+    text = "\n".join(map(str, out))
+    assert "Ratings: alice 15" in text
+    out.clear()
+    await console.handle("bob@chan /game rematch")
+    await console.handle("bob@chan /profile user:alice")
+    text = "\n".join(map(str, out))
+    assert "bob asks for a rematch of Pebbles" in text and "Player card of alice." in text
+    assert (tmp_path / "img" / "profile.png").exists()

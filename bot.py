@@ -28,7 +28,8 @@ log = logging.getLogger("teahouse")
 # Libraries that log whole payloads at DEBUG (aiosqlite every statement with its arguments — game states,
 # hands, the seed; discord's gateway every event): they never go below INFO, whatever LOG_LEVEL says.
 QUIET_LIBRARIES = {"aiosqlite": logging.INFO, "asyncpg": logging.INFO, "discord": logging.INFO,
-                   "discord.http": logging.WARNING, "asyncio": logging.INFO, "PIL": logging.INFO}
+                   "discord.http": logging.WARNING, "asyncio": logging.INFO, "PIL": logging.INFO,
+                   "sqlalchemy": logging.WARNING, "alembic": logging.WARNING}
 
 
 def configure_logging(level: str) -> None:

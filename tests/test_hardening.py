@@ -146,9 +146,9 @@ async def test_a_full_disk_says_so_saves_nothing_and_the_console_goes_on(tmp_pat
         out: list[str] = []
         console = Console(TableService(store, render=False), tmp_path, write=out.append)
         await console.handle("alice@t /game new game:pebbles")
-        async with store.db.execute("PRAGMA page_count") as cur:
-            pages = (await cur.fetchone())[0]
-        await store.db.execute(f"PRAGMA max_page_count = {pages}")      # the disk is full from now on
+        async with store._connection() as conn:
+            pages = (await conn.exec_driver_sql("PRAGMA page_count")).scalar()
+            await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages}")      # the disk is full from now on
         opened = 0
         for i in range(300):                                  # new tables until a write needs a new page
             await console.handle(f"alice@t{i} /game new game:pebbles")
@@ -161,7 +161,8 @@ async def test_a_full_disk_says_so_saves_nothing_and_the_console_goes_on(tmp_pat
         before = await store.open_game("t")
         assert any("disk is full" in line and "nothing was saved" in line for line in out), out[-3:]
         assert not any("no transaction is active" in line for line in out)
-        await store.db.execute(f"PRAGMA max_page_count = {pages * 100}")
+        async with store._connection() as conn:
+            await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages * 100}")
         out.clear()
         assert await console.handle("alice@t /game status")         # still running, and the data intact
         assert any("Pebbles" in line for line in out)

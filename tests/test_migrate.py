@@ -12,7 +12,7 @@ import pytest
 import tests.tinygame  # noqa: F401  (registers Pebbles)
 from table import TableService, User, Where, open_store
 from table.migrate import main, migrate
-from table.pgstore import TABLES
+from table.schema import TABLES
 from table.store import Settings, StoreError
 from tests.support import Clock, started
 

@@ -37,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GAMES  # noqa: E402
+from engine.bots import play  # noqa: E402
 from table import TableService, User, Where, open_store, rendering  # noqa: E402
 
 TARGET_SAVED_MS, TARGET_IMAGE_MS, TARGET_QUERY_MS, TARGET_RSS_MB = 50.0, 300.0, 50.0, 150.0
@@ -141,13 +142,7 @@ def finished_states() -> dict[str, tuple[list[str], str, dict]]:
         game = GAMES[key]
         seats = [f"s{i}" for i in range(min(game.max_players, 4))]
         for seed in range(50):
-            rnd = random.Random(seed)
-            state = game.new(seats, seed)
-            for _ in range(20000):
-                if game.result(state) is not None:
-                    break
-                seat = rnd.choice(game.to_act(state))
-                state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+            state = play(game, game.new(seats, seed), random.Random(seed), 20000)
             if game.result(state) is not None:
                 out[key] = (seats, game.dump(state), game.result(state))
                 break

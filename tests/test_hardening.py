@@ -155,8 +155,9 @@ async def test_a_full_disk_says_so_saves_nothing_and_the_console_goes_on(tmp_pat
             if "disk is full" in out[-1]:
                 break
             opened += 1
-        with pytest.raises(StoreFull):
-            await TableService(store, render=False).open_table(Where(f"t{opened}"), ALICE, "pebbles")
+        with pytest.raises(StoreFull):       # the same write again (the console's alice: rows of the same size)
+            await TableService(store, render=False).open_table(Where(f"t{opened}"), User("alice", "alice"),
+                                                               "pebbles")
         assert await store.open_game(f"t{opened}") is None     # the refused table was not saved
         before = await store.open_game("t")
         assert any("disk is full" in line and "nothing was saved" in line for line in out), out[-3:]

@@ -318,7 +318,8 @@ def test_library_loggers_stay_at_info_whatever_log_level_says():
     saved = (root.level, list(root.handlers))
     try:
         configure_logging("DEBUG")
-        for name in ("aiosqlite", "discord", "discord.gateway", "discord.state", "discord.client"):
+        for name in ("aiosqlite", "asyncpg", "discord", "discord.gateway", "discord.state", "discord.client",
+                     "sqlalchemy", "sqlalchemy.engine", "sqlalchemy.pool", "alembic"):
             assert logging.getLogger(name).getEffectiveLevel() >= logging.INFO, name
     finally:
         root.setLevel(saved[0])
@@ -330,8 +331,10 @@ async def test_a_debug_log_of_a_whole_game_holds_no_state_or_seed(tmp_path, capl
 
     configure_logging("DEBUG")
     caplog.set_level(logging.DEBUG)
-    for name in ("aiosqlite", "discord"):      # what configure_logging set, caplog must not undo
-        logging.getLogger(name).setLevel(logging.INFO)
+    from bot import QUIET_LIBRARIES
+
+    for name, floor in QUIET_LIBRARIES.items():   # what configure_logging set, caplog must not undo
+        logging.getLogger(name).setLevel(floor)
     async with Store(tmp_path / "d.db") as store:
         svc = TableService(store, render=False)
         await started(svc, ALICE, BOB)

@@ -146,7 +146,7 @@ async def test_a_full_disk_says_so_saves_nothing_and_the_console_goes_on(tmp_pat
         out: list[str] = []
         console = Console(TableService(store, render=False), tmp_path, write=out.append)
         await console.handle("alice@t /game new game:pebbles")
-        async with store._connection() as conn:
+        async with store._connection("write") as conn:
             pages = (await conn.exec_driver_sql("PRAGMA page_count")).scalar()
             await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages}")      # the disk is full from now on
         opened = 0
@@ -162,7 +162,7 @@ async def test_a_full_disk_says_so_saves_nothing_and_the_console_goes_on(tmp_pat
         before = await store.open_game("t")
         assert any("disk is full" in line and "nothing was saved" in line for line in out), out[-3:]
         assert not any("no transaction is active" in line for line in out)
-        async with store._connection() as conn:
+        async with store._connection("write") as conn:
             await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages * 100}")
         out.clear()
         assert await console.handle("alice@t /game status")         # still running, and the data intact

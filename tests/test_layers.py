@@ -52,7 +52,9 @@ def test_the_image_workers_load_neither_the_store_nor_discord():
     import subprocess
     import sys
 
-    code = ("import sys, table.rendering; print(sorted(m for m in ('sqlalchemy', 'alembic', 'aiosqlite', "
-            "'asyncpg', 'discord', 'table.store', 'table.service') if m in sys.modules))")
+    heavy = "('sqlalchemy', 'alembic', 'aiosqlite', 'asyncpg', 'discord', 'table.store', 'table.service')"
+    # a worker imports table.rendering, and (forkserver, spawn) the bot's own script again as __mp_main__
+    code = ("import runpy, sys, table.rendering; runpy.run_path('bot.py', run_name='__mp_main__'); "
+            f"print(sorted(m for m in {heavy} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

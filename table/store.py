@@ -296,18 +296,18 @@ class Store:
 
     # ----- reading ---------------------------------------------------------------------------------------
     async def _row(self, stmt, params: dict) -> GameRow | None:
-        async with self._connection() as conn:
-            row = (await conn.execute(stmt, params)).mappings().first()
-            if row is None:
-                return None
-            seats = (await conn.execute(q.SEATS_OF, {"game_id": row["id"]})).all()
+        rows = (await self._all(stmt, params))
+        if not rows:
+            return None
+        row = rows[0]._mapping
+        seats = [r for r in rows if r.seat_user is not None]
         return GameRow(
             id=row["id"], guild=row["guild"], channel=row["channel"], game=row["game"],
             options=json.loads(row["options"]), status=row["status"], host=row["host"], seed=row["seed"],
             state=row["state"], version=row["version"], created_at=row["created_at"],
             updated_at=row["updated_at"], parent_channel=row["parent_channel"], waiting=json.loads(row["waiting"]),
             result=json.loads(row["result"]) if row["result"] else None, rules=row["rules"],
-            seats=[Seat(r.user_id, r.name, bool(r.is_bot)) for r in seats])
+            seats=[Seat(r.seat_user, r.seat_name, bool(r.seat_bot)) for r in seats])
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self._row(q.GAME, {"id": game_id})

@@ -176,7 +176,11 @@ class Side:
 
 
 class SqliteSide(Side):
-    """One aiosqlite connection per store, the writer's BEGIN IMMEDIATE issued by Teahouse."""
+    """Two aiosqlite connections per store: the writer (BEGIN IMMEDIATE issued by Teahouse, one transaction at
+    a time) and, once the file is in WAL mode, a reader for single reads and snapshots. WAL lets a reader
+    see the last commit while a write is under way, so a read never waits behind another channel's move (the
+    writer's commit and its fsync are most of a move's time), and never sees a write that has not
+    committed. An in-memory database has one connection for both."""
     name = "sqlite"
     extra_errors: tuple = (sqlite3.Error,)
 
@@ -214,19 +218,25 @@ class SqliteSide(Side):
 
         if self.path != ":memory:" and not self.uri:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.lock = asyncio.Lock()          # one transaction at a time on the one connection
+        self.lock = asyncio.Lock()          # one transaction at a time on the writer
         self.engine_ = self.engine()
         self.conn = await self.engine_.connect()
+        self.reader = None                  # opened by prepare(), once the file is in WAL mode
+        self.read_lock = asyncio.Lock()
 
     async def close(self) -> None:
-        conn, self.conn = getattr(self, "conn", None), None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close()
-        if getattr(self, "engine_", None) is not None:
-            engine, self.engine_ = self.engine_, None
-            with contextlib.suppress(Exception):
-                await engine.dispose()
+        for name in ("reader", "conn"):
+            conn = getattr(self, name, None)
+            setattr(self, name, None)
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+        for name in ("reader_engine", "engine_"):
+            engine = getattr(self, name, None)
+            setattr(self, name, None)
+            if engine is not None:
+                with contextlib.suppress(Exception):
+                    await engine.dispose()
 
     @property
     def closed(self) -> bool:
@@ -249,8 +259,9 @@ class SqliteSide(Side):
     async def connection(self, mode: str):
         """The one connection, in a transaction of ``mode`` (write, snapshot) or none (read), for the task
         that holds the lock: a write commits at the end, anything else rolls back."""
-        async with self.lock:
-            conn = self.conn
+        reading = mode != "write" and getattr(self, "reader", None) is not None
+        async with self.read_lock if reading else self.lock:
+            conn = self.reader if reading else self.conn
             if conn is None:
                 raise StoreError(f"The database {self.path} is closed.")
             conn.info["teahouse_begin"] = self.BEGIN[mode]
@@ -267,9 +278,14 @@ class SqliteSide(Side):
                 await conn.rollback()
 
     async def prepare(self, conn) -> None:
-        """After the file check: WAL (readers do not block the writer), foreign keys on."""
-        await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+        """After the file check: WAL (readers do not block the writer), foreign keys on; then the reader."""
+        wal = (await conn.exec_driver_sql("PRAGMA journal_mode=WAL")).scalar()
         await conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+        if wal == "wal" and getattr(self, "reader", None) is None:
+            self.reader_engine = self.engine()
+            self.reader = await self.reader_engine.connect()
+            await self.reader.exec_driver_sql("PRAGMA query_only=ON")   # it reads; the writer writes
+            await self.reader.rollback()      # ends SQLAlchemy's autobegun transaction (SQLite began none)
 
     async def legacy_version(self, conn) -> int:
         return (await conn.exec_driver_sql("PRAGMA user_version")).scalar()

@@ -269,7 +269,8 @@ class Lobby:
             timers, _keep = await play.timers(row, game, None, state, seats)
             try:
                 row = await ctx.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
-                                                 now=ctx.clock(), timers=timers, waiting=game.to_act(state))
+                                                 now=ctx.clock(), timers=timers, waiting=game.to_act(state),
+                                                 rules=state["rules"])
             except VersionConflict:
                 return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
             order = ", ".join(ctx.shown(ctx.seat_name(s.user_id, s.name)) for s in seats)

@@ -32,7 +32,7 @@ game cannot end without its ratings, and two games ending at once for the same p
 rows are locked, in one order, while they are updated). Every change is kept (``rating_changes``): the card's
 history line, and what ``python -m table.ratings rebuild [db]`` recomputes from the stored games and results
 in the order they were rated, giving exactly the numbers live play gave. Games that ended before this
-revision (0006) were never rated live: a rebuild rates them too, first, in the order they ended — run it once
+revision (0007) were never rated live: a rebuild rates them too, first, in the order they ended — run it once
 after upgrading, with the bot stopped, to rate a server's history.
 """
 

@@ -123,7 +123,7 @@ def export(row: GameRow, game: Game, entries: list[LogEntry], ended: bool) -> di
         "game": row.game, "title": game.title, "id": row.id, "status": row.status, "options": row.options,
         "seats": [{"seat": s.user_id, "name": s.name, "computer": s.is_bot} for s in row.seats],
         "created_at": row.created_at, "updated_at": row.updated_at,
-        "rules": game.load(row.state)["rules"] if row.state else None,   # the version it is played by (#26)
+        "rules": row.rules,                          # the rules version it is played by (#26)
         "log": [],
     }
     for e in entries:

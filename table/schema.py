@@ -47,6 +47,7 @@ games = Table(
     Column("parent_channel", Text),
     Column("result", Text),
     Column("waiting", Text, nullable=False, server_default="[]"),
+    Column("rules", Integer),          # the rules version the game started under (#26); None in the lobby
     Index("games_one_open_per_channel", "channel", unique=True, sqlite_where=text(OPEN),
           postgresql_where=text(OPEN)),
     Index("games_by_guild", "guild", "status"),
@@ -103,6 +104,7 @@ timers = Table(
     Column("due", Double, nullable=False),
     Column("fired", Double),
     Index("timers_pending", "due", sqlite_where=text("fired IS NULL"), postgresql_where=text("fired IS NULL")),
+    Index("timers_by_game", "game_id"),      # a move replaces its game's timers
     sqlite_autoincrement=True,
 )
 

@@ -41,7 +41,7 @@ __all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "Game
            "Seat", "Settings", "Store", "StoreError", "StoreFull", "Timer", "VersionConflict"]
 
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
-SCHEMA_VERSION = 6    # the newest Alembic revision, 0006 (and the legacy user_version/schema_version it matches)
+SCHEMA_VERSION = 7    # the newest Alembic revision, 0007 (and the legacy user_version/schema_version it matches)
 
 
 class VersionConflict(Exception):
@@ -82,6 +82,7 @@ class GameRow:
     result: dict | None = None
     seats: list[Seat] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)     # the seats the running game waits for
+    rules: int | None = None      # the rules version the game started under (#26); None in the lobby
 
     @property
     def names(self) -> dict[str, str]:
@@ -304,18 +305,18 @@ class Store:
 
     # ----- reading ---------------------------------------------------------------------------------------
     async def _row(self, stmt, params: dict) -> GameRow | None:
-        async with self._connection() as conn:
-            row = (await conn.execute(stmt, params)).mappings().first()
-            if row is None:
-                return None
-            seats = (await conn.execute(q.SEATS_OF, {"game_id": row["id"]})).all()
+        rows = (await self._all(stmt, params))
+        if not rows:
+            return None
+        row = rows[0]._mapping
+        seats = [r for r in rows if r.seat_user is not None]
         return GameRow(
             id=row["id"], guild=row["guild"], channel=row["channel"], game=row["game"],
             options=json.loads(row["options"]), status=row["status"], host=row["host"], seed=row["seed"],
             state=row["state"], version=row["version"], created_at=row["created_at"],
             updated_at=row["updated_at"], parent_channel=row["parent_channel"], waiting=json.loads(row["waiting"]),
-            result=json.loads(row["result"]) if row["result"] else None,
-            seats=[Seat(r.user_id, r.name, bool(r.is_bot)) for r in seats])
+            result=json.loads(row["result"]) if row["result"] else None, rules=row["rules"],
+            seats=[Seat(r.seat_user, r.seat_name, bool(r.seat_bot)) for r in seats])
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self._row(q.GAME, {"id": game_id})
@@ -391,16 +392,18 @@ class Store:
         return await self.game(game.id)
 
     async def start_game(self, game: GameRow, *, seats: list[Seat], seed: int, state: str, now: float,
-                         timers: list[tuple[str, float]] = (), waiting: list[str] = ()) -> GameRow:
+                         timers: list[tuple[str, float]] = (), waiting: list[str] = (), rules: int = 1) -> GameRow:
+        """Start a lobby's game: its seats in order, its seed, its first state and the rules version it is
+        played by."""
         async def work(conn):
             await self._bump(conn, game, now, status="running", seed=seed, state=state,
-                             waiting=json.dumps(list(waiting)))
+                             waiting=json.dumps(list(waiting)), rules=rules)
             await self._set_timers(conn, game.id, game.version + 1, timers)
             await self._replace_seats(conn, game.id, seats)
 
         await self._transaction(work)
         return replace(game, status="running", seed=seed, state=state, version=game.version + 1, updated_at=now,
-                       seats=list(seats), waiting=list(waiting))
+                       seats=list(seats), waiting=list(waiting), rules=rules)
 
     async def record_moves(self, game: GameRow, moves: list[tuple[str, str, str]], state: str, *, now: float,
                            status: str = "running", timers: list[tuple[str, float]] = (),

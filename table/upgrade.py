@@ -14,7 +14,7 @@
 - Refused before anything is written: a revision this code does not know, or a legacy number above the newest
   revision (a newer Teahouse wrote it), and tables without any Teahouse schema (a foreign database).
 
-To add a revision: ``alembic -c table/migrations/alembic.ini revision --rev-id 0006 -m "what changes"``, then
+To add a revision: ``alembic -c table/migrations/alembic.ini revision --rev-id 0008 -m "what changes"``, then
 write its ``upgrade()`` with ``op.`` calls (``op.get_bind().dialect.name`` for what differs by database) and
 bump ``SCHEMA_VERSION`` in table/store.py; the bot applies it on its next start.
 """

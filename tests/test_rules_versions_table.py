@@ -36,11 +36,13 @@ async def test_a_game_from_a_newer_teahouse_is_refused_and_kept(svc, monkeypatch
     before = await svc.store.open_game(HERE.channel)
     monkeypatch.setattr(Pebbles, "rules", 1)          # downgraded
     for reply in (await svc.status(HERE, ALICE), await svc.act(HERE, ALICE, "bid 1"), await svc.prompt(HERE, BOB),
-                  await svc.hand(HERE, ALICE), await svc.export(HERE, ALICE), await svc.undo(HERE, ALICE)):
+                  await svc.hand(HERE, ALICE), await svc.undo(HERE, ALICE)):
         text = err(reply)
         assert "saved by a newer version of Teahouse" in text and "version 2" in text, text
     assert await svc.legal(HERE, ALICE) == []
     assert (await svc.history(HERE, ALICE)).ok       # the log lines are plain text: still readable
+    export = await svc.export(HERE, ALICE)             # and the record, which names the version it needs
+    assert json.loads(export.private[0].image.data)["rules"] == 2
     clock.now += 30 * 24 * 3600
     await svc.fire_due()
     after = await svc.store.open_game(HERE.channel)

@@ -163,11 +163,16 @@ async def test_a_move_costs_few_statements_and_is_not_read_back(store):
     await svc.join(w, BOB)
     await svc.start(w, ALICE)
     statements = []
-    async with store._connection() as conn:       # the aiosqlite connection under SQLAlchemy's
-        driver = (await conn.get_raw_connection()).driver_connection
-    await driver.set_trace_callback(statements.append)
+    drivers = []
+    for mode in ("write", "read"):                 # the aiosqlite connections under SQLAlchemy's
+        async with store._connection(mode) as conn:
+            drivers.append((await conn.get_raw_connection()).driver_connection)
+    assert drivers[0] is not drivers[1]            # reads do not queue behind writes
+    for driver in drivers:
+        await driver.set_trace_callback(statements.append)
     await svc.act(w, ALICE, "bid 1")
-    await driver.set_trace_callback(None)
+    for driver in drivers:
+        await driver.set_trace_callback(None)
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     assert len(statements) <= 14, statements
     assert sum("FROM games" in s for s in reads) == 1, reads      # the game is read once, before the move

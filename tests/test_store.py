@@ -14,7 +14,7 @@ ALICE, BOB = Seat("alice", "Alice"), Seat("bob", "Bob")
 async def test_migrating_an_empty_database(tmp_path):
     async with Store(tmp_path / "t.db") as store:
         assert await store.schema_version() == SCHEMA_VERSION
-        async with store._connection() as conn:
+        async with store._connection("write") as conn:      # the writer (reads have a connection of their own)
             assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
             assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
             assert (await conn.exec_driver_sql("PRAGMA user_version")).scalar() == SCHEMA_VERSION

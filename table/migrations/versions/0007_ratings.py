@@ -2,14 +2,14 @@
 and the change each rated game made to each of its players (``rating_changes``: the card's history line, and
 what ``python -m table.ratings rebuild`` rewrites). An index for a person's latest results (/stats).
 
-Revision 0006, after 0005 (SQLite user_version 6, PostgreSQL schema_version 6).
+Revision 0007, after 0006 (SQLite user_version 7, PostgreSQL schema_version 7).
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 
 Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 

@@ -16,7 +16,10 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 from table.shards import Shards
-from table.store import StoreError
+
+# The store, the service and discord.py are imported where they are used, not here: the image workers
+# import this module again as __mp_main__ (multiprocessing's forkserver and spawn do), and each would
+# carry them for nothing (tens of MB a worker).
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT_DB = ROOT / "data" / "teahouse.db"
@@ -28,7 +31,8 @@ log = logging.getLogger("teahouse")
 # Libraries that log whole payloads at DEBUG (aiosqlite every statement with its arguments — game states,
 # hands, the seed; discord's gateway every event): they never go below INFO, whatever LOG_LEVEL says.
 QUIET_LIBRARIES = {"aiosqlite": logging.INFO, "asyncpg": logging.INFO, "discord": logging.INFO,
-                   "discord.http": logging.WARNING, "asyncio": logging.INFO, "PIL": logging.INFO}
+                   "discord.http": logging.WARNING, "asyncio": logging.INFO, "PIL": logging.INFO,
+                   "sqlalchemy": logging.WARNING, "alembic": logging.WARNING}
 
 
 def configure_logging(level: str) -> None:
@@ -66,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the console's language: en (English, the default) or it (Italiano)")
     args = parser.parse_args(argv)
     import i18n
+    from table.store import StoreError
 
     i18n.set_default(args.locale)    # the console's language; in Discord each interaction says its own
     token = os.getenv("DISCORD_TOKEN", "").strip()

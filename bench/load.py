@@ -37,7 +37,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GAMES  # noqa: E402
-from table import TableService, User, Where, open_store, rendering  # noqa: E402
+from engine.bots import play  # noqa: E402
+from table import rendering  # noqa: E402
+
+# The service and the store are imported in main_async, as bot.py imports them where it uses them: the image
+# workers import this script again as __mp_main__, and must carry what the bot's workers carry, no more.
 
 TARGET_SAVED_MS, TARGET_IMAGE_MS, TARGET_QUERY_MS, TARGET_RSS_MB = 50.0, 300.0, 50.0, 150.0
 DEFAULT_QUIET_S = rendering.IDLE_STOP_AFTER   # how long the bot's image workers wait for work before exiting
@@ -141,20 +145,14 @@ def finished_states() -> dict[str, tuple[list[str], str, dict]]:
         game = GAMES[key]
         seats = [f"s{i}" for i in range(min(game.max_players, 4))]
         for seed in range(50):
-            rnd = random.Random(seed)
-            state = game.new(seats, seed)
-            for _ in range(20000):
-                if game.result(state) is not None:
-                    break
-                seat = rnd.choice(game.to_act(state))
-                state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+            state = play(game, game.new(seats, seed), random.Random(seed), 20000)
             if game.result(state) is not None:
                 out[key] = (seats, game.dump(state), game.result(state))
                 break
     return out
 
 
-async def store_ended_games(svc: TableService, n: int) -> None:
+async def store_ended_games(svc, n: int) -> None:
     """``n`` ended games written straight into the store, seats and results as the service would leave them."""
     samples = finished_states()
     store = svc.store
@@ -175,6 +173,8 @@ async def store_ended_games(svc: TableService, n: int) -> None:
 
 
 async def main_async(args) -> int:
+    from table import TableService, User, Where, open_store
+
     with tempfile.TemporaryDirectory() as tmp:
         async with open_store(args.db or Path(tmp) / "load.db") as store:
             svc = TableService(store)
@@ -264,6 +264,8 @@ async def main_async(args) -> int:
                 ("/stats (everywhere)", lambda: svc.stats(user.id)),
                 ("/stats (one server)", lambda: svc.stats(user.id, "guild7")),
                 ("/leaderboard", lambda: svc.leaderboard("wagara", "guild7")),
+                ("/stats ratings (one server)", lambda: svc.rating_stats(user.id, "guild7")),
+                ("/leaderboard by rating", lambda: svc.rating_board("wagara", "guild7")),
                 ("/games", lambda: svc.games_here("guild7")),
                 ("/mygames", lambda: svc.my_turns(User("100001", "x"))),
             ]:

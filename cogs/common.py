@@ -1,5 +1,6 @@
-"""What the per-game cogs share: their base class (running a game's commands, the caller's legal actions) and
-suggestions filtered from those actions."""
+"""What the per-game cogs share: their base class (running a game's commands, the caller's legal actions),
+suggestions filtered from those actions, and the autocomplete callbacks most options need (``following``,
+``starting``)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,24 @@ def reads(text: str) -> str:
     if out != text:
         return out
     return " ".join(i18n.word(w) for w in text.split(" "))
+
+
+def following(prefix: str, shown: Callable[[str], str] | None = None):
+    """An option's autocomplete callback: what follows ``prefix`` (``place ``) in the caller's legal actions,
+    each named by ``shown``. For ``@app_commands.autocomplete(space=following("place "))`` in a GameCommands
+    cog: the cog is the command's binding."""
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await interaction.command.binding.suggest_after(interaction, current, prefix, shown)
+    return complete
+
+
+def starting(starts: tuple[str, ...], shown: Callable[[str], str] | None = None):
+    """An option's autocomplete callback: the caller's legal actions that start with one of ``starts``, whole,
+    each named by ``shown`` (as ``following``)."""
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        legal = await interaction.command.binding.legal(interaction)
+        return suggest([a for a in legal if a.startswith(starts)], current, shown)
+    return complete
 
 
 class GameCommands(commands.Cog):

@@ -1,5 +1,5 @@
 """Server settings, notifications, and what is going on: /settings, /notify, /games, /mygames, /stats,
-/leaderboard."""
+/leaderboard, /profile."""
 
 from __future__ import annotations
 
@@ -165,7 +165,8 @@ class CommunityCog(commands.Cog):
             here = await self.service.stats(str(target.id), where.guild) if where.guild else None
             everywhere = await self.service.stats(str(target.id))
             with i18n.public():          # a public answer: the channel's language
-                parts = [f"**{name}**"]
+                rated = await self.service.rating_stats(str(target.id), where.guild)
+                parts = [f"**{name}**"] + rated
                 if here is not None:
                     parts.append(block(_("In this server"), here))
                 parts.append(block(_("Everywhere"), everywhere))
@@ -181,6 +182,9 @@ class CommunityCog(commands.Cog):
         async def work() -> str:
             board = await self.service.leaderboard(game.value, where.guild)
             with i18n.public():          # a public answer: the channel's language
+                rated = await self.service.rating_board(game.value, where.guild)
+                if rated:                # by rating; by wins where no game was rated yet
+                    return "\n".join([_("**{game}** leaderboard", game=game.name)] + rated)
                 if not board:
                     return _("Nobody has finished a game of {game} here yet.", game=game.name)
                 lines = [_("{rank}. {name} — {wins} won of {played} ({rate})", rank=i + 1, name=safe(name),
@@ -189,6 +193,14 @@ class CommunityCog(commands.Cog):
                 return "\n".join([_("**{game}** leaderboard", game=game.name)] + lines)
 
         await self.respond(interaction, work, ephemeral=False)
+
+
+    @app_commands.command(name="profile", description="A player card: the ratings per game and how they went")
+    @app_commands.describe(user="Whose card (you by default)")
+    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None):
+        target = user or interaction.user
+        name = getattr(target, "display_name", None) or target.name
+        await self.bot.get_cog("GameCog").call(interaction, self.service.profile, str(target.id), name)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -37,8 +37,8 @@ def lobby_view(row) -> discord.ui.View:
     view.add_item(ui.LobbyButton(gid, "start", _("Start"), discord.ButtonStyle.primary))
     view.add_item(ui.LobbyButton(gid, "shuffle", _("Start (shuffled seats)")))
     game = GAMES.get(row.game)
-    select = (ui.OptionSelect(gid, table_options(row.options), {**game.option_choices, **TABLE_OPTION_CHOICES})
-              if game else None)
+    choices = {**game.option_choices, **TABLE_OPTION_CHOICES} if game else {}
+    select = ui.OptionSelect(gid, table_options(row.options, row.seats), choices) if game else None
     if select is not None:
         view.add_item(select)
     return view
@@ -59,7 +59,7 @@ class GameCog(commands.Cog):
         self.service = service
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
                             "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon,
-                            "d": self.on_deadline})
+                            "d": self.on_deadline, "r": self.on_rematch})
 
     # ----- sending -----------------------------------------------------------------------------------------
     async def components(self, reply: Reply) -> discord.ui.View | None:
@@ -71,6 +71,10 @@ class GameCog(commands.Cog):
             if row is not None and row.status == "lobby":
                 return lobby_view(row)
             return None
+        if reply.rematch is not None and reply.ok:
+            view = discord.ui.View(timeout=None)
+            view.add_item(ui.RematchButton(reply.rematch))
+            return view
         return ui.turn_view(reply.turn)
 
     async def send(self, interaction: discord.Interaction, reply: Reply, view: discord.ui.View | None = None) -> None:
@@ -368,6 +372,10 @@ class GameCog(commands.Cog):
     async def remove(self, interaction: discord.Interaction, player: discord.User):
         await self.call(interaction, self.service.remove, str(player.id))
 
+    @game.command(name="rematch", description="Play the game that just ended here again, with the same players")
+    async def rematch(self, interaction: discord.Interaction):
+        await self.call(interaction, self.service.rematch)
+
     @game.command(name="abandon", description="End the game in this channel without a result")
     async def abandon(self, interaction: discord.Interaction):
         user, where = who(interaction)
@@ -435,6 +443,9 @@ class GameCog(commands.Cog):
             return stale or await actions[arg]()
 
         await self.guarded(interaction, work)
+
+    async def on_rematch(self, interaction, kind, game_id, version, arg):
+        await self.call(interaction, self.service.rematch, game_id)
 
     async def on_option(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)

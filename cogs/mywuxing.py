@@ -87,13 +87,9 @@ class MyWuXingCog(GameCommands):
 
     @mywuxing.command(name="react", description="Answer a power-card window: pass, activate or counter")
     @app_commands.describe(answer="pass, activate star, counter with star, counter with dragon …")
+    @app_commands.autocomplete(answer=common.starting(("pass", "activate", "counter"), action_label))
     async def react(self, interaction: discord.Interaction, answer: str):
         await self.run(interaction, "react", answer=answer)
-
-    @react.autocomplete("answer")
-    async def answer_complete(self, interaction: discord.Interaction, current: str):
-        legal = await self.legal(interaction)
-        return suggest([a for a in legal if a.startswith(("pass", "activate", "counter"))], current)
 
 
 async def setup(bot: commands.Bot) -> None:

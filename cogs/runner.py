@@ -85,7 +85,7 @@ class TeahouseBot(commands.Bot):
         self.tick = 60.0   # the longest the scheduler sleeps; it wakes sooner for a due timer
 
     async def setup_hook(self) -> None:
-        if self.store.db is None:
+        if self.store.closed:
             await self.store.open()
         self.add_dynamic_items(*ui.DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())
@@ -220,7 +220,7 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
             pass
     if not bot.is_closed():
         await bot.close()
-    elif store.db is not None:
+    elif not store.closed:
         await store.close()
     if not runner.done():
         runner.cancel()

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .common import GameCommands, after, clean, suggest
+from .common import GameCommands, after, clean, following, suggest
 
 
 class SeikatsuCog(GameCommands):
@@ -38,13 +38,10 @@ class SeikatsuCog(GameCommands):
                                                    "put back tiles")
     @app_commands.describe(corner="Three spaces that meet, e.g. b3 c3 c4", card="The garden card to take",
                            put_back="keep hand, put back <tile> or put back both")
+    @app_commands.autocomplete(corner=following("fountain "))
     async def fountain(self, interaction: discord.Interaction, corner: str, card: str,
                        put_back: str | None = None):
         await self.run(interaction, "fountain", corner=corner, card=card, put_back=put_back)
-
-    @fountain.autocomplete("corner")
-    async def corner_complete(self, interaction: discord.Interaction, current: str):
-        return await self.suggest_after(interaction, current, "fountain ")
 
     @fountain.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction, current: str):

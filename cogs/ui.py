@@ -241,7 +241,7 @@ async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, v
     await handler(interaction, kind, game_id, version, arg)
 
 
-BUTTON_ID = r"th:(?P<kind>[adglpvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
+BUTTON_ID = r"th:(?P<kind>[adglprvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
 SELECT_ID = r"th:(?P<kind>[sgo]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
 
 
@@ -279,6 +279,11 @@ def MyViewButton(game_id: int) -> _Button:
 
 def LobbyButton(game_id: int, what: str, text: str, style=discord.ButtonStyle.secondary) -> _Button:
     return _Button("l", game_id, 0, what, text, style)
+
+
+def RematchButton(game_id: int) -> _Button:
+    """On an ended game's message, for good (its id is in the custom id): play it again (#27)."""
+    return _Button("r", game_id, 0, "", _("Rematch"), discord.ButtonStyle.success, "🔁")
 
 
 def ConfirmAbandon(game_id: int) -> _Button:

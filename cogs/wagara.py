@@ -100,12 +100,9 @@ class WagaraCog(GameCommands):
 
     @wagara.command(name="play", description="Choose your paddle card for this round (only you see it)")
     @app_commands.describe(card="1 to 6, or cloud")
+    @app_commands.autocomplete(card=common.following("play ", card_label))
     async def play_card(self, interaction: discord.Interaction, card: str):
         await self.run(interaction, "play", card=card)
-
-    @play_card.autocomplete("card")
-    async def card_complete(self, interaction: discord.Interaction, current: str):
-        return await self.suggest_after(interaction, current, "play ", card_label)
 
     @wagara.command(name="move", description="Your turn: a canoe's whole move, the weather, a recovery, "
                                              "or end turn")

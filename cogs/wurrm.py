@@ -11,7 +11,7 @@ import i18n
 from i18n import N_
 
 from . import ui
-from .common import GameCommands, after, clean, suggest
+from .common import GameCommands, after, clean, following, starting, suggest
 
 
 def label(action: str, table: dict) -> str:
@@ -47,12 +47,9 @@ class WurrmCog(GameCommands):
 
     @wurrm.command(name="place", description="Put your avatar on a free Start space")
     @app_commands.describe(space="A Start space, e.g. a4")
+    @app_commands.autocomplete(space=following("place "))
     async def place(self, interaction: discord.Interaction, space: str):
         await self.run(interaction, "place", space=space)
-
-    @place.autocomplete("space")
-    async def place_complete(self, interaction: discord.Interaction, current: str):
-        return await self.suggest_after(interaction, current, "place ")
 
     @wurrm.command(name="lucky", description="Start your turn: choose your lucky number and roll the dice")
     @app_commands.describe(number="1 to 4: dice showing it are rolled again")
@@ -86,12 +83,9 @@ class WurrmCog(GameCommands):
 
     @wurrm.command(name="bump", description="Choose where to push the avatar you landed on")
     @app_commands.describe(direction="nw, ne, w, e, sw or se")
+    @app_commands.autocomplete(direction=following("bump "))
     async def bump(self, interaction: discord.Interaction, direction: str):
         await self.run(interaction, "bump", direction=direction)
-
-    @bump.autocomplete("direction")
-    async def bump_complete(self, interaction: discord.Interaction, current: str):
-        return await self.suggest_after(interaction, current, "bump ")
 
     @wurrm.command(name="attack", description="On an Attack space: choose whom to rob (or petition against)")
     async def attack(self, interaction: discord.Interaction, player: discord.User):
@@ -99,14 +93,9 @@ class WurrmCog(GameCommands):
 
     @wurrm.command(name="answer", description="Bribes, petitions and votes: bribe N, no bribe, accept, refuse, "
                                               "ask N, vote yes/no")
+    @app_commands.autocomplete(choice=starting(("bribe ", "no bribe", "accept", "refuse", "ask ", "vote ")))
     async def answer(self, interaction: discord.Interaction, choice: str):
         await self.run(interaction, "answer", choice=choice)
-
-    @answer.autocomplete("choice")
-    async def answer_complete(self, interaction: discord.Interaction, current: str):
-        legal = await self.legal(interaction)
-        return suggest([a for a in legal if a.split()[0] in ("bribe", "no", "accept", "refuse", "ask", "vote")],
-                       current)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,9 +1,23 @@
-"""The platform-neutral table service, its storage and the console front end."""
+"""The platform-neutral table service, its storage and the console front end.
 
-from .factory import open_store
-from .replies import Notice, Offer, Picture, Private, Reply, Turn, User, Where
-from .service import TableService
-from .store import Store
+The names below are imported when first used (PEP 562), not with the package: the image workers import
+``table.rendering`` alone, and must not load the service, the store and SQLAlchemy (about 26 MB a worker).
+"""
 
-__all__ = ["Notice", "Offer", "Picture", "Private", "Reply", "Store", "TableService", "Turn", "User", "Where",
-           "open_store"]
+from __future__ import annotations
+
+import importlib
+
+_WHERE = {"open_store": "factory", "Notice": "replies", "Offer": "replies", "Picture": "replies",
+          "Private": "replies", "Reply": "replies", "Turn": "replies", "User": "replies", "Where": "replies",
+          "TableService": "service", "Store": "store"}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'table' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from engine import GAMES
+from engine import GAMES, UnknownRules
 from i18n import _, pgettext
 
+from .context import unknown_rules_text
 from .replies import Reply, User, Where, name_seats
 
 
@@ -239,7 +240,11 @@ async def steps_for(service, where: Where, user: User, game: str, command: str, 
     if row.game != game:
         title = GAMES[row.game].title if row.game in GAMES else row.game
         return Reply.fail(user.id, _("The game here is {title}, not {other}.", title=title, other=GAMES[game].title))
-    ctx = Context(service, where, user, row.names, GAMES[game].load(row.state))
+    try:
+        state = GAMES[game].load(row.state)
+    except UnknownRules as e:
+        return Reply.fail(user.id, unknown_rules_text(e))
+    ctx = Context(service, where, user, row.names, state)
     return await fn(ctx, **{k: v for k, v in args.items() if v not in (None, "")})
 
 

@@ -8,9 +8,10 @@ import math
 
 import i18n
 from engine import GAMES
-from i18n import N_, _, ngettext
+from i18n import N_, _, ngettext, pgettext
 from render import RENDERERS
 
+from . import ratings
 from .context import Context, speaks, speaks_to
 from .records import Record, Stats, effective_actions, export, export_bytes, gif_within, rebuild, sample, tally
 from .replies import Picture, Private, Reply, User, Where
@@ -108,6 +109,66 @@ class Community:
         """(user id, latest name, record) of the best players of a game: most wins, best rate, most played."""
         return [(uid, name, Record(played, wins, played - wins, abandoned))
                 for uid, name, wins, played, abandoned in await self.ctx.store.board(game_key, guild, limit)]
+
+    # ----- ratings (#27) -----------------------------------------------------------------------------------
+    async def rating_board(self, game_key: str, guild: str | None = None, limit: int = 10) -> list[str]:
+        """The lines of a game's leaderboard in a server by rating, best first, with the games each played;
+        the computer levels among them as reference rows ([] when nobody has played a rated game there)."""
+        lines, rank = [], 0
+        for player, name, rating, played in await ratings.board(self.ctx.store, guild, game_key, limit):
+            number = ratings.shown(rating.mu, rating.sigma)
+            if player.startswith(ratings.CPU):
+                lines.append(ngettext("· {level} computer — {rating} (reference, {n} game)",
+                                      "· {level} computer — {rating} (reference, {n} games)", played,
+                                      rating=number, level=pgettext("choice", name)))
+            else:
+                rank += 1
+                lines.append(ngettext("{rank}. {name} — {rating} ({n} game)", "{rank}. {name} — {rating} ({n} games)",
+                                      played, rank=rank, name=self.ctx.shown(name), rating=number))
+        return lines
+
+    async def rating_stats(self, user_id: str, guild: str | None = None) -> list[str]:
+        """A person's ratings in a server, per game, then their current streak and last ten results there."""
+        store = self.ctx.store
+        rated, latest = await ratings.ratings_of(store, user_id, guild), await ratings.latest(store, user_id, guild)
+        lines = [ngettext("{game}: rating {rating} ({n} rated game)", "{game}: rating {rating} ({n} rated games)",
+                          n, game=GAMES[k].title if k in GAMES else k, rating=ratings.shown(r.mu, r.sigma))
+                 for k, (r, n) in rated.items()]
+        run = ratings.streak([outcome for _game, outcome, _at in latest])
+        if run is not None:
+            outcome, n = run
+            more = "+" if n == ratings.STREAK_DEPTH else ""
+            lines.append(_("Streak: {n}{more} won in a row.", n=n, more=more) if outcome == "win" else
+                         _("Streak: {n}{more} lost in a row.", n=n, more=more))
+            marks = "".join("🟩" if outcome == "win" else "🟥" for _game, outcome, _at in latest[:10])
+            lines.append(_("Latest results (newest first): {marks}", marks=marks))
+        return lines
+
+    @speaks
+    async def profile(self, where: Where, user: User, target_id: str | None = None,
+                      target_name: str | None = None) -> Reply:
+        """A player card for the channel (``target``, else the caller): per game in this server the rating,
+        games and wins, and a line of the rating game after game; with its alt text."""
+        from render.profile import CardRow, profile_png
+
+        who, name = target_id or user.id, target_name or user.name
+        store = self.ctx.store
+        rated = await ratings.ratings_of(store, who, where.guild)
+        history = await ratings.history(store, who, where.guild)
+        rows = []
+        for key, (rating, n) in rated.items():
+            title = GAMES[key].title if key in GAMES else key
+            line, won = history.get(key, ([], 0))
+            line = line[-31:]
+            rows.append(CardRow(title, ratings.shown(rating.mu, rating.sigma),
+                                ngettext("{n} rated game · {wins} won", "{n} rated games · {wins} won", n, wins=won),
+                                line, ngettext("the last game", "the last {n} games", len(line) - 1)))
+        alt = (_("Player card of {name}: {ratings}.", name=name,
+                 ratings="; ".join(f"{r.title} {r.rating}, {r.detail}" for r in rows)) if rows
+               else _("Player card of {name}: no rated games here yet.", name=name))
+        empty = _("No rated games here yet.")
+        picture = Picture("profile.png", make=lambda: profile_png(name, rows, empty), alt=alt)
+        return Reply(text=_("Player card of {name}.", name=self.ctx.shown(name)), image=picture)
 
     # ----- settings and notifications --------------------------------------------------------------------
     @speaks_to(1)

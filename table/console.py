@@ -52,10 +52,10 @@ HELP = N_("""Commands (as in Discord):
   /game hint                                privately: what the hard computer would play now, and why
                                             (unless the table has hints off)
   /game status | /game hand                 the table (public) | your private view
-  /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes]
+  /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes] | /game rematch
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
-  /games | /mygames | /stats [user:<user>] | /leaderboard game:<key>
+  /games | /mygames | /stats [user:<user>] | /leaderboard game:<key> | /profile [user:<user>]
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
   /notify direct_messages:on|off
   /wait hours:<N>                            let time pass (reminders and deadlines fire)
@@ -131,7 +131,7 @@ class ConsoleClock:
         return time.time() + self.offset
 
 
-TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/settings", "/notify", "/wait")
+TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/profile", "/settings", "/notify", "/wait")
 
 
 class Console:
@@ -239,6 +239,8 @@ class Console:
             if text is None:
                 return Reply.fail(user.id, _("Use `/game rules game:<key>` ({games}).", games=", ".join(sorted(GAMES))))
             return Reply(private=[Private(user.id, text)])
+        if sub == "rematch":
+            return await svc.rematch(where, user)
         if sub == "abandon":
             confirm = canonical(options.get("confirm", ""), ("yes",)).lower()
             return await svc.abandon(where, user, confirm=confirm in ("yes", "true"))
@@ -271,17 +273,26 @@ class Console:
                  if r.abandoned else
                  _("{title}: {won} won, {lost} lost of {played}", title=GAMES[k].title if k in GAMES else k,
                    won=r.wins, lost=r.losses, played=r.played)) for k, r in sorted(st.by_game.items())]
-        return Reply(private=[Private(user.id, pgettext("stats", "{who}: {record}", who=who, record="; ".join(rows))
-                                      if rows else _("{who}: no games yet.", who=who))])
+        rated = await self.service.rating_stats(who, where.guild)
+        text = (pgettext("stats", "{who}: {record}", who=who, record="; ".join(rows)) if rows
+                else _("{who}: no games yet.", who=who))
+        return Reply(private=[Private(user.id, "\n".join([text] + rated))])
 
     async def cmd_leaderboard(self, user, where, options) -> Reply:
         key = options.get("game", "")
         if key not in GAMES:
             return Reply.fail(user.id, _("Use `/leaderboard game:<key>` ({games}).", games=", ".join(sorted(GAMES))))
+        rated = await self.service.rating_board(key, where.guild)
+        if rated:
+            return Reply(private=[Private(user.id, "\n".join(rated))])
         board = await self.service.leaderboard(key, where.guild)
         lines = [_("{n}. {name} — {won} won of {played}", n=i + 1, name=name, won=r.wins, played=r.played)
                  for i, (_uid, name, r) in enumerate(board[:10])]
         return Reply(private=[Private(user.id, "\n".join(lines) or _("Nobody has finished a game yet."))])
+
+    async def cmd_profile(self, user, where, options) -> Reply:
+        who = options.get("user")
+        return await self.service.profile(where, user, who, who)
 
     async def cmd_settings(self, user, where, options) -> Reply:
         if not options:

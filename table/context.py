@@ -19,9 +19,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import i18n
-from engine import GAMES, Game, IllegalAction
+from engine import GAMES, Game, IllegalAction, UnknownRules
 from i18n import N_, _, pgettext
 
+from . import ratings
 from .records import table_options
 from .replies import Picture, Reply, Turn, User, Where, name_seats
 from .store import BOT_PREFIX, GameRow, Settings, Store, StoreError
@@ -220,6 +221,13 @@ class Context:
                      note=self.said(res["note"], row))
         return _("**Game over.** {head} Scores: {scores}.", head=head, scores=scores)
 
+    def ratings_text(self, row: GameRow, changes: list) -> str:
+        """The new ratings a game ended with, and their changes: "Ratings: Bob 1569? (+69), Alice 1463? (-37)."."""
+        names = {ratings.entity(s.user_id, s.name, s.is_bot): self.text_names(row)[s.user_id] for s in row.seats}
+        parts = [pgettext("rating", "{name} {rating} ({change})", name=names.get(c.player, c.player),
+                          rating=ratings.shown(c.after.mu, c.after.sigma), change=f"{c.delta:+d}") for c in changes]
+        return _("Ratings: {list}.", list=", ".join(parts))
+
     def waiting_text(self, row: GameRow, acting: list[str]) -> str:
         names = self.text_names(row)
         who = ", ".join(names.get(s, s) for s in acting)
@@ -233,7 +241,7 @@ class Context:
         seats = "\n".join(seat_line(i + 1, self.shown(self.seat_name(s.user_id, s.name)), s.removed,
                                     s.user_id == row.host)
                           for i, s in enumerate(row.seats))
-        opts = (", ".join(f"{k}: {show(v)}" for k, v in table_options(row.options).items())
+        opts = (", ".join(f"{k}: {show(v)}" for k, v in table_options(row.options, row.seats).items())
                 or pgettext("options", "none"))
         need = i18n.line(game.players_message())
         body = _("{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"
@@ -284,7 +292,10 @@ def speaks(method):
     @functools.wraps(method)
     async def call(self, where, user, *args, **kwargs):
         async with _interaction(self.ctx, where, user):
-            return await method(self, where, user, *args, **kwargs)
+            try:
+                return await method(self, where, user, *args, **kwargs)
+            except UnknownRules as e:
+                return _refused_newer(method, user, e)
     return call
 
 
@@ -294,9 +305,28 @@ def speaks_to(user_at: int):
         @functools.wraps(method)
         async def call(self, *args, **kwargs):
             async with _interaction(self.ctx, None, args[user_at]):
-                return await method(self, *args, **kwargs)
+                try:
+                    return await method(self, *args, **kwargs)
+                except UnknownRules as e:
+                    return _refused_newer(method, args[user_at], e)
         return call
     return wrap
+
+
+def _refused_newer(method, user: User, e: UnknownRules):
+    """A game saved by a newer Teahouse (after a downgrade, issue #26) is refused with a clear message and
+    left untouched: nothing was written before its state was read. A call that answers with a list (the
+    suggestions of legal actions) offers nothing."""
+    log.warning("a game needs a newer Teahouse: %s %s %d (this one knows %d)", e.title, e.what, e.found, e.known)
+    if str(method.__annotations__.get("return", "")).startswith("list"):
+        return []
+    return Reply.fail(user.id, unknown_rules_text(e))
+
+
+def unknown_rules_text(e: UnknownRules) -> str:
+    return _("This game of {title} was saved by a newer version of Teahouse (its rules version {found}; this "
+             "one knows up to {known}), so it cannot go on here. Update Teahouse to play it; the game is kept "
+             "as it is.", title=e.title, found=e.found, known=e.known)
 
 
 @contextlib.asynccontextmanager

@@ -12,12 +12,20 @@ from i18n import N_, _, ngettext, pgettext
 
 from .context import Context, speaks
 from .play import Play
-from .records import TABLE_OPTIONS, game_options
+from .records import REMATCH, TABLE_OPTIONS, game_options
 from .replies import Private, Reply, User, Where
 from .store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
 from .texts import BOT_NAME, duration, parse_option, show
 
 log = logging.getLogger("teahouse.table")
+
+
+def in_order(row: GameRow, seats: list[Seat]) -> list[Seat]:
+    """A rematch's seats in its rotated order (anyone new after them); any other table's as they are."""
+    order = (row.options.get(REMATCH) or {}).get("order")
+    if not order:
+        return seats
+    return sorted(seats, key=lambda s: order.index(s.user_id) if s.user_id in order else len(order))
 
 
 class Lobby:
@@ -53,6 +61,52 @@ class Lobby:
         log.info("game %s: %s opened a %s table", row.id, user.id, game.key)
         return ctx.lobby_reply(row, _("{name} opened a table.", name=ctx.shown(user.name)))
 
+    # ----- a rematch (#27) -----------------------------------------------------------------------------------
+    @speaks
+    async def rematch(self, where: Where, user: User, game_id: int | None = None) -> Reply:
+        """Play an ended game again in its channel: the first former player to ask opens a table with the same
+        game and options, the computers back in their seats and the seat order turned by one (someone else
+        moves first); the others are called to join. Asking again, or another former player asking, joins
+        that table. ``game_id`` None: the channel's latest ended game."""
+        ctx = self.ctx
+        async with ctx.lock(where.channel):
+            ended = await (ctx.store.game(game_id) if game_id is not None else ctx.store.latest_game(where.channel))
+            if ended is None or ended.channel != where.channel or ended.status != "finished":
+                return Reply.fail(user.id, _("There is no ended game here to play again."))
+            humans = [s.user_id for s in ended.seats if not s.user_id.startswith(BOT_PREFIX)]
+            if user.id not in humans:
+                return Reply.fail(user.id, _("Only the players of that game can ask for a rematch."),
+                                  game_id=ended.id)
+            row = await ctx.store.open_game(where.channel)
+            if row is not None:
+                if (row.options.get(REMATCH) or {}).get("of") != ended.id:
+                    return self._busy(user, row)
+                if row.status != "lobby":
+                    return Reply.fail(user.id, _("The rematch has already started."), game_id=row.id)
+                if row.seat_of(user.id):
+                    return Reply.fail(user.id, _("You are already seated at the rematch."), game_id=row.id)
+                joined = await self._update(row, user, seats=in_order(row, row.seats + [Seat(user.id, user.name)]))
+                if isinstance(joined, Reply):
+                    return joined
+                return ctx.lobby_reply(joined, pgettext("lobby", "{name} joined.", name=ctx.shown(user.name)))
+            order = [s.user_id for s in ended.seats[1:] + ended.seats[:1]]
+            options = {**ended.options, REMATCH: {"of": ended.id, "order": order}}
+            try:
+                row = await ctx.store.create_game(guild=where.guild, channel=where.channel, game=ended.game,
+                                                  options=options, host=Seat(user.id, user.name), now=ctx.clock(),
+                                                  parent_channel=ended.parent_channel)
+            except ChannelBusy:
+                return self._busy(user, await ctx.store.open_game(where.channel))
+            computers = [s for s in ended.seats if s.user_id.startswith(BOT_PREFIX)]
+            row = await self._update(row, user, seats=in_order(row, row.seats + computers))
+            if isinstance(row, Reply):
+                return row
+        log.info("game %s: %s asked for a rematch of game %s", row.id, user.id, ended.id)
+        reply = ctx.lobby_reply(row, _("{name} asks for a rematch of {title}. Join them!", name=ctx.shown(user.name),
+                                       title=GAMES[row.game].title))
+        reply.mention = [h for h in humans if h != user.id]
+        return reply
+
     @staticmethod
     def _busy(user: User, row: GameRow | None) -> Reply:
         if row is None:
@@ -78,7 +132,7 @@ class Lobby:
             full = self._full(row, user)
             if full:
                 return full
-            row = await self._update(row, user, seats=row.seats + [Seat(user.id, user.name)],
+            row = await self._update(row, user, seats=in_order(row, row.seats + [Seat(user.id, user.name)]),
                                      conflict=N_("The table changed as you joined; try again."))
             if isinstance(row, Reply):
                 return row
@@ -215,7 +269,8 @@ class Lobby:
             timers, _keep = await play.timers(row, game, None, state, seats)
             try:
                 row = await ctx.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
-                                                 now=ctx.clock(), timers=timers, waiting=game.to_act(state))
+                                                 now=ctx.clock(), timers=timers, waiting=game.to_act(state),
+                                                 rules=state["rules"])
             except VersionConflict:
                 return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
             order = ", ".join(ctx.shown(ctx.seat_name(s.user_id, s.name)) for s in seats)

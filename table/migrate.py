@@ -16,45 +16,58 @@ import asyncio
 import sys
 from pathlib import Path
 
+from sqlalchemy import func, insert, select, text
+
 from .factory import is_postgres_url
-from .pgstore import TABLES, PgStore
+from .schema import SEQUENCED, TABLES, metadata
 from .store import Store, StoreError
 
-SEQUENCES = ("games", "actions", "timers", "outbox")   # the tables whose ids a sequence hands out
+BATCH = 5000       # rows per INSERT round trip
 
 
 class MigrationError(StoreError):
     """The move was refused or its counts did not match; the PostgreSQL database was left as it was."""
 
 
+async def _count(conn, table) -> int:
+    return (await conn.execute(select(func.count()).select_from(metadata.tables[table]))).scalar_one()
+
+
 async def migrate(source: str | Path, url: str, *, say=print) -> dict[str, int]:
     """Copy every table of the SQLite ``source`` into the PostgreSQL ``url``; returns the rows per table."""
     if not Path(source).is_file():
         raise MigrationError(f"There is no SQLite file {source}.")
-    async with Store(source) as src, PgStore(url) as dst:
+    async with Store(source) as src, Store(url) as dst:
         counts: dict[str, int] = {}
-        async with dst.db.acquire() as conn, conn.transaction():
-            if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM games)"):
-                raise MigrationError(f"The database {dst.path} already holds games; move into an empty one.")
-            for table in TABLES:
-                async with src.db.execute(f"SELECT * FROM {table}") as cur:
-                    columns = [d[0] for d in cur.description]
-                    rows = [tuple(r) for r in await cur.fetchall()]
-                if rows:
-                    await conn.copy_records_to_table(table, records=rows, columns=columns)
-                counts[table] = len(rows)
-            for table in SEQUENCES:
-                await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                                   f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
-            for table, n in counts.items():
-                got = await conn.fetchval(f"SELECT COUNT(*) FROM {table}")
-                if got != n:
-                    raise MigrationError(f"{table}: {n} rows in {source} but {got} in {dst.path}; nothing was "
-                                         "moved.")
-        for table, n in counts.items():
-            say(f"{table:>8}: {n} rows")
+        async with src.snapshot():
+            reader = src._owned()                    # the snapshot's connection (the batch's is the task's now)
+            await _copy(reader, dst, source, counts)
+        for name in TABLES:
+            say(f"{name:>8}: {counts[name]} rows")
         say(f"Moved {counts['games']} games from {source} to {dst.path}; every table's count matches.")
         return counts
+
+
+async def _copy(reader, dst: Store, source, counts: dict[str, int]) -> None:
+    """Every row, in one transaction of ``dst``: counts checked, sequences continued after the moved ids."""
+    async with dst.batch():
+        writer = dst._owned()
+        if (await writer.execute(select(metadata.tables["games"].c.id).limit(1))).first() is not None:
+            raise MigrationError(f"The database {dst.path} already holds games; move into an empty one.")
+        for name in TABLES:                      # parents first: the foreign keys hold at every row
+            table = metadata.tables[name]
+            rows = [dict(r) for r in (await reader.execute(select(table))).mappings()]
+            for i in range(0, len(rows), BATCH):
+                await writer.execute(insert(table), rows[i:i + BATCH])
+            counts[name] = len(rows)
+        for name in SEQUENCED:
+            await writer.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                                      f"COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)"))
+        for name, n in counts.items():
+            got = await _count(writer, name)
+            if got != n:
+                raise MigrationError(f"{name}: {n} rows in {source} but {got} in {dst.path}; nothing was "
+                                     "moved.")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,11 +19,12 @@ from engine import GAMES, Game, IllegalAction, ai
 from engine.bots import random_action
 from i18n import N_, _, ngettext, pgettext
 
+from . import ratings
 from .context import Context, speaks
 from .records import UNDO, rebuild, table_options
 from .replies import Private, Reply, User, Where
 from .store import GameRow, Seat, VersionConflict
-from .texts import PRIVATE_WORDS, REMOVED_TEXT, bot_level, seconds_text, show, words_of
+from .texts import PRIVATE_WORDS, REMOVED_TEXT, bot_level, rules_line, seconds_text, show, words_of
 
 log = logging.getLogger("teahouse.table")
 
@@ -270,6 +271,10 @@ class Play:
         humans = {s.user_id for s in row.seats if not s.is_bot}
         if row.status == "finished":
             tail = ctx.result_text(row, game, state)
+            changes = await ratings.changes_of(ctx.store, row.id)      # rated with the game's end (#27)
+            if changes:
+                tail = f"{tail}\n{ctx.ratings_text(row, changes)}"
+            reply.rematch = row.id
             if row.parent_channel:
                 reply.notes.append((row.parent_channel, pgettext("note", "{title}: {text}", title=game.title,
                                                                  text=tail)))
@@ -369,13 +374,16 @@ class Play:
         lines = [ctx.said(e.line, row) for e in entries]
         if row.status == "finished":
             tail = ctx.result_text(row, game, state)
+            changes = await ratings.changes_of(ctx.store, row.id)
+            if changes:
+                tail = f"{tail}\n{ctx.ratings_text(row, changes)}"
         elif row.status == "abandoned":
             tail = _("This game was abandoned.")
         else:
             tail = ctx.waiting_text(row, game.to_act(state))
         head = _("**{title}** — move {n}", title=game.title, n=entries[-1].seq) if entries else \
             _("**{title}** — no moves yet", title=game.title)
-        reply = Reply(text="\n".join([head] + lines + [tail]),
+        reply = Reply(text="\n".join([head, rules_line(game, state)] + lines + [tail]),
                       game_id=row.id, version=row.version, status=row.status)
         if row.status == "running":
             reply.turn = ctx.turn(row, game, state)

@@ -15,23 +15,32 @@ from PIL import Image
 from engine import Game
 from i18n import W_
 
+from .ratings import is_rated
 from .replies import name_seats
 from .store import GameRow, LogEntry
 
-# Options of the table rather than of its game (issue #15: hints): set and shown in the lobby with the game's
-# options and stored with them, never handed to the engine. Tables stored before one existed have its default.
-TABLE_OPTIONS = {W_("hints"): True}        # the name as a word of its own, for the lobby in other languages
-TABLE_OPTION_CHOICES = {"hints": [True, False]}
+# Options of the table rather than of its game (issue #15: hints; #27: rated): set and shown in the lobby with
+# the game's options and stored with them, never handed to the engine. Tables stored before one existed have
+# its default; ``rated``, unless set, is on when at least two people are seated (table/ratings.py).
+TABLE_OPTIONS = {W_("hints"): True, W_("rated"): True}    # the names as words of their own, for other languages
+TABLE_OPTION_CHOICES = {"hints": [True, False], "rated": [True, False]}
+
+
+# a rematch's lobby keeps, unseen, the game it follows and its rotated seat order: {"of": id, "order": [ids]}
+REMATCH = "_rematch"
 
 
 def game_options(options: dict) -> dict:
-    """What the engine is given of a table's options: all but the table's own."""
-    return {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+    """What the engine is given of a table's options: all but the table's own (and the unseen ones, "_…")."""
+    return {k: v for k, v in options.items() if k not in TABLE_OPTIONS and not k.startswith("_")}
 
 
-def table_options(options: dict) -> dict:
-    """A table's options with the table's own ones, at their defaults when never set."""
-    return {**options, **{k: options.get(k, v) for k, v in TABLE_OPTIONS.items()}}
+def table_options(options: dict, seats: list | None = None) -> dict:
+    """A table's options as shown, with the table's own ones at their defaults when never set (``rated``: by
+    ``seats``)."""
+    defaults = {**TABLE_OPTIONS, "rated": is_rated(options, seats or [])}
+    return {**{k: v for k, v in options.items() if not k.startswith("_")},
+            **{k: options.get(k, v) for k, v in defaults.items()}}
 
 
 UNDO = "#undo"
@@ -114,6 +123,7 @@ def export(row: GameRow, game: Game, entries: list[LogEntry], ended: bool) -> di
         "game": row.game, "title": game.title, "id": row.id, "status": row.status, "options": row.options,
         "seats": [{"seat": s.user_id, "name": s.name, "computer": s.is_bot} for s in row.seats],
         "created_at": row.created_at, "updated_at": row.updated_at,
+        "rules": row.rules,                          # the rules version it is played by (#26)
         "log": [],
     }
     for e in entries:

@@ -132,6 +132,7 @@ class Reply:
     notes: list[tuple[str, str]] = field(default_factory=list)  # (channel, text): e.g. a game thread's parent
     offer: Offer | None = None                 # skip/remove choices after a missed deadline
     choices: list[str] = field(default_factory=list)   # the caller's own legal actions (private, for a picker)
+    rematch: int | None = None                 # the ended game a Rematch button reopens (#27)
 
     @classmethod
     def fail(cls, user: str, text: str, **kw) -> Reply:

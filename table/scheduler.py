@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 
 import i18n
-from engine import Game
+from engine import Game, UnknownRules
 from i18n import N_, _
 
 from .context import Context, speaks
@@ -57,6 +57,10 @@ class Scheduler:
                             queued += 1
                 except StoreError:
                     raise
+                except UnknownRules:
+                    # a game from a newer Teahouse (#26): its timer is dropped, the game kept as it is
+                    log.warning("game %s: %s timer dropped: the game needs a newer Teahouse", row.id, timer.kind)
+                    await ctx.store.claim_timer(timer, now)
                 except Exception:
                     # a timer that cannot fire is dropped, so it does not fail again every minute
                     log.exception("game %s: %s timer failed", row.id, timer.kind)
@@ -232,7 +236,7 @@ class Scheduler:
         for item in await ctx.store.outgoing():
             p = item.payload
             reply = Reply(text=p["text"], mention=p["mention"], game_id=item.game_id, version=p["version"],
-                          status=p["status"], notes=[tuple(n) for n in p["notes"]])
+                          status=p["status"], notes=[tuple(n) for n in p["notes"]], rematch=p.get("rematch"))
             row = await ctx.store.game(item.game_id) if item.game_id is not None else None
             current = row is not None and row.version == p["version"] and row.status == p["status"]
             locale = await ctx.locale_of(f"guild:{row.guild or ''}") if row is not None else i18n.user_locale()
@@ -308,4 +312,4 @@ def _payload(notice: Notice) -> dict:
     return {"text": r.text, "mention": r.mention, "version": r.version, "status": r.status,
             "turn": r.turn is not None, "image": r.image is not None, "notes": [list(n) for n in r.notes],
             "offer": list(r.offer.absent) if r.offer else None, "dm": [[p.user, p.text] for p in notice.dm],
-            "expires": notice.expires}
+            "expires": notice.expires, "rematch": r.rematch}

@@ -38,11 +38,11 @@ from .texts import (
 
 # the calls front ends make, by the concern that answers each
 CALLS = {
-    "lobby": ("open_table", "join", "add_bot", "leave", "set_option", "start", "abandon"),
+    "lobby": ("open_table", "join", "add_bot", "leave", "set_option", "start", "abandon", "rematch"),
     "play": ("act", "undo", "prompt", "legal_after", "legal", "status", "hand", "hint", "history"),
     "scheduler": ("fire_due", "next_due", "skip", "remove", "outbox", "deliver", "due"),
     "community": ("replay", "export", "games_here", "my_turns", "stats", "leaderboard", "change_settings",
-                  "set_notify"),
+                  "set_notify", "rating_board", "rating_stats", "profile"),
 }
 
 

@@ -1,13 +1,21 @@
-"""SQLite storage for tables (aiosqlite): games, their seats and an append-only action log.
+"""Storage for tables — games, their seats and an append-only action log — on SQLAlchemy Core (asyncio): a
+SQLite file (one bot process) or a PostgreSQL database (``postgresql://``; several processes or machines).
 
-- The schema is versioned by ``PRAGMA user_version`` and upgraded by the ordered MIGRATIONS on open.
-- WAL mode (readers do not block the writer) and foreign keys on.
+The same tables (``table/schema.py``), queries and rules on both; what differs by database is in
+``table/dialects.py``:
+
+- The schema is upgraded on open by Alembic (``table/migrations``; ``table/upgrade.py``), a SQLite file copied
+  beside itself first; databases written before Alembic are adopted at their schema version.
 - At most one unfinished game (lobby or running) per channel: a partial unique index says so, so even two
-  bot processes cannot open two.
+  bot processes cannot open two (``ChannelBusy``).
 - Every change of a game is one transaction guarded by an optimistic version check: the write names the
   version it read, and if another writer got there first nothing is written and ``VersionConflict`` is
   raised. A crash mid-move leaves the previous state, because the state and its log row commit together.
 - The action log cannot be changed or deleted (triggers), only appended to.
+- ``batch()`` and ``snapshot()`` are transactions that the task which opened them joins on every call; other
+  tasks wait (SQLite: one connection) or use another pooled connection (PostgreSQL).
+- A timer is claimed once, of however many processes (PostgreSQL: ``FOR UPDATE SKIP LOCKED``).
+- Storage failures (a full disk, a busy file, a server gone) raise ``StoreError``/``StoreFull`` with one line.
 """
 
 from __future__ import annotations
@@ -15,156 +23,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
+import inspect
 import json
-import logging
-import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import aiosqlite
+from sqlalchemy import exc as sa_exc
 
+from . import queries as q
+from .dialects import StoreError, StoreFull, driver_error, not_saved, side_for
+from .queries import OPEN_STATUSES
+from .ratings import rate_game
 from .shards import Shards
 
-log = logging.getLogger("teahouse.store")
+__all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "GameRow", "LogEntry", "Outgoing",
+           "Seat", "Settings", "Store", "StoreError", "StoreFull", "Timer", "VersionConflict"]
 
-OPEN_STATUSES = ("lobby", "running")
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
-
-# The rows of ``results`` for ended games: every person seated (computers left out; a person handed to a
-# computer lost), a shared victory a win, an abandoned started game 'abandoned'.
-RESULTS_OF = """
-    INSERT OR REPLACE INTO results (game_id, guild, game, user_id, name, outcome, ended_at)
-    SELECT g.id, g.guild, g.game, s.user_id, s.name,
-           CASE WHEN g.status = 'abandoned' THEN 'abandoned'
-                WHEN s.is_bot = 0 AND EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w
-                                              WHERE w.value = s.user_id) THEN 'win'
-                ELSE 'loss' END,
-           g.updated_at
-    FROM games g JOIN seats s ON s.game_id = g.id
-    WHERE g.status IN ('finished', 'abandoned') AND g.state IS NOT NULL
-          AND (s.is_bot = 0 OR s.user_id NOT LIKE 'cpu-%') AND {where}"""
-
-MIGRATIONS: list[str] = [
-    # 1: games, seats, the action log
-    """
-    CREATE TABLE games (
-        id          INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild       TEXT,
-        channel     TEXT NOT NULL,
-        game        TEXT NOT NULL,
-        options     TEXT NOT NULL DEFAULT '{}',
-        status      TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
-        host        TEXT NOT NULL,
-        seed        INTEGER,
-        state       TEXT,
-        version     INTEGER NOT NULL DEFAULT 0,
-        created_at  REAL NOT NULL,
-        updated_at  REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel) WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_by_guild ON games (guild, status);
-    CREATE TABLE seats (
-        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        position  INTEGER NOT NULL,
-        user_id   TEXT NOT NULL,
-        name      TEXT NOT NULL,
-        is_bot    INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game_id, user_id)
-    );
-    CREATE TABLE actions (
-        id       INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seq      INTEGER NOT NULL,
-        seat     TEXT NOT NULL,
-        action   TEXT NOT NULL,
-        line     TEXT NOT NULL,
-        at       REAL NOT NULL,
-        UNIQUE (game_id, seq)
-    );
-    CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
-        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
-    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
-        WHEN (SELECT status FROM games WHERE id = OLD.game_id) IS NOT NULL
-        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
-    """,
-    # 2: play across a day — server settings, notification preferences, timers, results, game threads
-    """
-    CREATE TABLE settings (
-        guild            TEXT PRIMARY KEY,
-        reminder_hours   REAL NOT NULL DEFAULT 4,
-        deadline_hours   REAL NOT NULL DEFAULT 24,
-        deadline_action  TEXT NOT NULL DEFAULT 'vote' CHECK (deadline_action IN ('vote', 'skip', 'remove')),
-        threads          INTEGER NOT NULL DEFAULT 0,
-        mention          INTEGER NOT NULL DEFAULT 1
-    );
-    CREATE TABLE notify (
-        user_id  TEXT PRIMARY KEY,
-        dm       INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE TABLE timers (
-        id       INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        kind     TEXT NOT NULL CHECK (kind IN ('reminder', 'deadline', 'limit')),
-        version  INTEGER NOT NULL,
-        due      REAL NOT NULL,
-        fired    REAL
-    );
-    CREATE INDEX timers_pending ON timers (due) WHERE fired IS NULL;
-    ALTER TABLE games ADD COLUMN parent_channel TEXT;
-    ALTER TABLE games ADD COLUMN result TEXT;
-    CREATE INDEX seats_by_user ON seats (user_id);
-    """,
-    # 3: the outbox — what the scheduler must still send; a row goes only once Discord has taken every part
-    """
-    CREATE TABLE outbox (
-        id          INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id     INTEGER REFERENCES games (id) ON DELETE CASCADE,
-        channel     TEXT NOT NULL,
-        payload     TEXT NOT NULL,
-        parts_done  INTEGER NOT NULL DEFAULT 0,
-        attempts    INTEGER NOT NULL DEFAULT 0,
-        created_at  REAL NOT NULL
-    );
-    """,
-    # 4: listings that scale — who a running game waits for, one row per person per ended game, and the
-    #    indexes /games, /mygames, /stats and /leaderboard read (issue 13)
-    """
-    ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT '[]';
-    CREATE INDEX games_by_channel ON games (channel, id);
-    CREATE TABLE results (
-        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        guild     TEXT,
-        game      TEXT NOT NULL,
-        user_id   TEXT NOT NULL,
-        name      TEXT NOT NULL,
-        outcome   TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'abandoned')),
-        ended_at  REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    );
-    CREATE INDEX results_by_user ON results (user_id, guild, game);
-    CREATE INDEX results_by_board ON results (guild, game, user_id);
-    """ + RESULTS_OF.format(where="1 = 1") + ";",
-    # 5: the language of each server (its preferred locale) and user, for what the bot says unprompted:
-    #    reminders and deadlines in the channel, direct messages (issue 17)
-    """
-    CREATE TABLE locales (
-        who     TEXT PRIMARY KEY,
-        locale  TEXT NOT NULL
-    );
-    """,
-]
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(Exception):
-    """The database cannot be used: the message says what file, what is wrong and what to do."""
-
-
-class StoreFull(StoreError):
-    """The disk (or the database's size limit) is full: nothing was saved."""
-
-    def __init__(self, message: str = "The disk is full; nothing was saved. Try again in a moment."):
-        super().__init__(message)
+SCHEMA_VERSION = 7    # the newest Alembic revision, 0007 (and the legacy user_version/schema_version it matches)
 
 
 class VersionConflict(Exception):
@@ -205,6 +82,7 @@ class GameRow:
     result: dict | None = None
     seats: list[Seat] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)     # the seats the running game waits for
+    rules: int | None = None      # the rules version the game started under (#26); None in the lobby
 
     @property
     def names(self) -> dict[str, str]:
@@ -254,88 +132,72 @@ class LogEntry:
     at: float
 
 
+# the transaction (store, task, connection) the current task owns, if any
+_OWNER: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("teahouse_store_owner", default=None)
+
+
+def _plain_errors(cls):
+    """Every public coroutine raises StoreError/StoreFull (not the driver's own) when storage fails — a full
+    disk, a busy file, a server gone — so the front ends can say so in one line; other errors pass unchanged."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        async def method(self, *args, **kwargs):
+            try:
+                return await fn(self, *args, **kwargs)
+            except Exception as e:    # noqa: BLE001 — sorted by _storage_error, re-raised as they were otherwise
+                err = self._storage_error(e)
+                if err is e:
+                    raise
+                raise err from e
+        return method
+
+    for name, fn in list(vars(cls).items()):
+        if not name.startswith("_") and name not in ("open", "close") and inspect.iscoroutinefunction(fn):
+            setattr(cls, name, wrap(fn))
+    return cls
+
+
+@_plain_errors
 class Store:
-    """One aiosqlite connection; a lock keeps one transaction at a time on it."""
+    """The store of one database: ``Store("data/teahouse.db")`` or ``Store("postgresql://…")`` (or
+    ``open_store``), then ``await store.open()`` or ``async with``."""
 
-    def __init__(self, path: str | Path, shards: Shards | None = None):
-        self.path = str(path)
-        self.db: aiosqlite.Connection | None = None
-        self._tx = asyncio.Lock()
+    def __init__(self, target: str | Path, shards: Shards | None = None):
+        self.side = side_for(str(target))
+        self.path = self.side.path                # what messages name (a URL without its password)
         self.shards = shards      # only these shards' timers fire and notices go out here (None: all of them)
+        self.sql = q.Statements(self.side.name, shards)
 
-    def _shard_filter(self, guild: str = "g.guild") -> str:
-        """SQL that holds for the games of this process's shards (a server's shard is (id >> 22) % count;
-        no server, or one whose id is not a number, is shard 0)."""
-        if self.shards is None:
-            return "1 = 1"
-        ids = ",".join(str(int(i)) for i in self.shards.ids)
-        return (f"(CASE WHEN {guild} IS NOT NULL AND {guild} != '' AND {guild} NOT GLOB '*[^0-9]*' "
-                f"THEN (CAST({guild} AS INTEGER) >> 22) % {int(self.shards.count)} ELSE 0 END) IN ({ids})")
+    # ----- opening and closing ---------------------------------------------------------------------------
+    async def open(self, revision: str = "head") -> Store:
+        """Open (creating if needed) and bring the schema up to ``revision`` (tests build older schemas).
+        Anything that makes the database unusable — a damaged or foreign file, a newer schema, a read-only file
+        or folder, a server that cannot be reached or refuses — raises StoreError with one clear line."""
+        from .upgrade import upgrade
 
-    async def open(self) -> Store:
-        """Open (creating if needed) and migrate the database. Anything that makes it unusable — a damaged or
-        foreign file, a newer schema, a read-only file or folder — raises StoreError with one clear line."""
-        where = self.path
         try:
-            uri = self.path.startswith("file:")      # a SQLite URI (file:teahouse.db?mode=ro) is taken as one
-            if self.path != ":memory:" and not uri:
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self.db = await aiosqlite.connect(self.path, isolation_level=None, uri=uri)  # we issue BEGIN ourselves
-        except (OSError, sqlite3.Error) as e:
-            raise StoreError(f"Cannot open the database {where}: {e}. Check the path and its folder's "
-                             "permissions.") from e
-        try:
-            self.db.row_factory = aiosqlite.Row
-            await self.db.execute("PRAGMA busy_timeout=5000")   # first: every later statement waits, not fails
-            await self._check_file()
-            await self.db.execute("PRAGMA journal_mode=WAL")
-            await self.db.execute("PRAGMA foreign_keys=ON")
-            await self.migrate()
-            await self._begin()        # a read-only file or folder shows here, not at the first move
-            await self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            await self.db.execute("ROLLBACK")
+            await self.side.open()
+            await upgrade(self, revision)
         except StoreError as e:
             await self.close()
-            if isinstance(e.__cause__, sqlite3.Error):
-                raise StoreError(self._explain(e.__cause__)) from e.__cause__
+            cause = e.__cause__
+            if cause is not None and cause is not e and not isinstance(e, StoreFull):
+                raise StoreError(self.side.explain(driver_error(cause))) from cause
             raise
-        except sqlite3.Error as e:
+        except Exception as e:   # noqa: BLE001 — every way a database fails to open gets its line
             await self.close()
-            raise StoreError(self._explain(e)) from e
+            if not isinstance(driver_error(e), (sa_exc.SQLAlchemyError, *self.side.extra_errors, ValueError)):
+                raise
+            raise StoreError(self.side.explain(driver_error(e))) from e
         return self
 
-    def _explain(self, e: sqlite3.Error) -> str:
-        text = str(e).lower()
-        if "readonly" in text or "read-only" in text or "unable to open" in text:
-            return (f"The database {self.path} is read-only: Teahouse must write to the file and to its folder "
-                    "(for the WAL journal). Fix the permissions, or point TEAHOUSE_DB at a writable file.")
-        if "not a database" in text or "malformed" in text or "corrupt" in text:
-            return (f"The database {self.path} is damaged or not a SQLite file ({e}). Restore it from a backup, "
-                    "or move it away to start with an empty one.")
-        if "full" in text:
-            return f"The disk holding {self.path} is full. Free some space and start again."
-        if "locked" in text or "busy" in text:
-            return (f"The database {self.path} is locked by another program that holds it too long. Stop that "
-                    "program, or point TEAHOUSE_DB at another file.")
-        return f"The database {self.path} cannot be used: {e}."
-
-    async def _check_file(self) -> None:
-        """Refuse a file that is not a Teahouse database, before anything is written to it."""
-        async with self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
-            tables = {r[0] for r in await cur.fetchall()}
-        version = await self.schema_version()
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"The database {self.path} was written by a newer Teahouse (schema {version}; this "
-                             f"one knows {SCHEMA_VERSION}). Update Teahouse, or point TEAHOUSE_DB at another file.")
-        if version == 0 and tables - {"sqlite_sequence"}:
-            raise StoreError(f"The file {self.path} holds a database that is not Teahouse's (tables without a "
-                             "Teahouse schema version). Point TEAHOUSE_DB at another file.")
-
     async def close(self) -> None:
-        if self.db is not None:
-            db, self.db = self.db, None
-            with contextlib.suppress(sqlite3.Error, ValueError):
-                await db.close()
+        await self.side.close()
+
+    @property
+    def closed(self) -> bool:
+        """Not open (yet, or any more)."""
+        return self.side.closed
 
     async def __aenter__(self) -> Store:
         return await self.open()
@@ -345,190 +207,158 @@ class Store:
 
     # ----- schema ----------------------------------------------------------------------------------------
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        """The number of the database's Alembic revision (0 for none)."""
+        from .upgrade import current_revision
 
-    async def migrate(self, target: int = SCHEMA_VERSION) -> int:
-        """Bring the schema up to ``target``; each step commits with its new version number."""
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise StoreError(f"The database {self.path} was written by a newer Teahouse (schema {current}; this "
-                             f"one knows {SCHEMA_VERSION}). Update Teahouse, or point TEAHOUSE_DB at another file.")
-        for version in range(current + 1, target + 1):
-            async def step(version=version):
-                if await self.schema_version() >= version:    # another process migrated meanwhile
-                    return
-                for statement in _statements(MIGRATIONS[version - 1]):
-                    await self.db.execute(statement)
-                await self.db.execute(f"PRAGMA user_version = {version}")
-            await self._transaction(step)
+        async with self._connection("read") as conn:
+            rev = await conn.run_sync(current_revision)
+        return int(rev) if rev else 0
+
+    async def migrate(self, target: int | str = "head") -> int:
+        """Bring the schema up to revision ``target`` (a number or "head"); the revision it is at then."""
+        from .upgrade import upgrade
+
+        await upgrade(self, target if isinstance(target, str) else f"{target:04d}")
         return await self.schema_version()
 
+    # ----- connections and transactions ------------------------------------------------------------------
+    def _owned(self):
+        owner = _OWNER.get()
+        if owner is not None and owner[0] is self and owner[1] is asyncio.current_task():
+            return owner[2]
+        return None
+
+    @contextlib.asynccontextmanager
+    async def _connection(self, mode: str = "read"):
+        """The task's transaction's connection, else one of ``mode``: read (single statements), write or
+        snapshot (a transaction that commits, or rolls back, at the end)."""
+        owned = self._owned()
+        if owned is not None:
+            yield owned
+            return
+        async with self.side.connection(mode) as conn:
+            yield conn
+
+    @contextlib.asynccontextmanager
+    async def _owning(self, mode: str):
+        """A transaction the task owns until the block ends: its store calls join it."""
+        if self._owned() is not None:
+            yield self
+            return
+        try:
+            async with self.side.connection(mode) as conn:
+                token = _OWNER.set((self, asyncio.current_task(), conn))
+                try:
+                    yield self
+                finally:
+                    _OWNER.reset(token)
+        except Exception as e:   # noqa: BLE001 — storage failures said plainly, the rest unchanged
+            err = self._storage_error(e)
+            if err is e:
+                raise
+            raise err from e
+
+    def batch(self):
+        """One transaction around several store writes (the task that opened it joins it on every write):
+        all of them commit, or none."""
+        return self._owning("write")
+
+    def snapshot(self):
+        """Consistent reads: every read inside sees the database at one moment (no move lands between a game
+        and its log)."""
+        return self._owning("snapshot")
+
+    async def _transaction(self, work):
+        """Run ``work(conn)`` in one write transaction; inside ``batch()`` it joins the batch's. A deadlock or
+        a failed serialization (PostgreSQL: another process got there first) is retried once."""
+        for attempt in (1, 2):
+            try:
+                async with self._connection("write") as conn:
+                    return await work(conn)
+            except sa_exc.DBAPIError as e:
+                if attempt == 2 or self._owned() is not None or not self.side.retry_once(driver_error(e)):
+                    raise
+
+    def _storage_error(self, e: BaseException) -> BaseException:
+        if isinstance(e, sa_exc.TimeoutError):          # no pooled connection came free in time
+            return not_saved(e)
+        if not isinstance(e, (sa_exc.DBAPIError, *self.side.extra_errors)):
+            return e
+        err = self.side.storage_error(driver_error(e))
+        return e if err is driver_error(e) else err
+
+    async def select(self, stmt, params: dict | None = None) -> list:
+        """The rows of a read statement built elsewhere (table/ratings.py), in the task's transaction if any."""
+        return await self._all(stmt, params)
+
+    async def transaction(self, work):
+        """``await work(conn)`` in one write transaction (table/ratings.py's rebuild)."""
+        return await self._transaction(work)
+
+    async def _all(self, stmt, params=None) -> list:
+        async with self._connection() as conn:
+            return (await conn.execute(stmt, params)).all()
+
+    async def _one(self, stmt, params=None):
+        async with self._connection() as conn:
+            return (await conn.execute(stmt, params)).first()
+
     # ----- reading ---------------------------------------------------------------------------------------
-    async def _row(self, sql: str, args: tuple) -> GameRow | None:
-        async with self.db.execute(sql, args) as cur:
-            row = await cur.fetchone()
-        if row is None:
+    async def _row(self, stmt, params: dict) -> GameRow | None:
+        rows = (await self._all(stmt, params))
+        if not rows:
             return None
-        game = GameRow(
+        row = rows[0]._mapping
+        seats = [r for r in rows if r.seat_user is not None]
+        return GameRow(
             id=row["id"], guild=row["guild"], channel=row["channel"], game=row["game"],
             options=json.loads(row["options"]), status=row["status"], host=row["host"], seed=row["seed"],
             state=row["state"], version=row["version"], created_at=row["created_at"],
             updated_at=row["updated_at"], parent_channel=row["parent_channel"], waiting=json.loads(row["waiting"]),
-            result=json.loads(row["result"]) if row["result"] else None,
-        )
-        async with self.db.execute(
-            "SELECT user_id, name, is_bot FROM seats WHERE game_id = ? ORDER BY position", (game.id,)
-        ) as cur:
-            game.seats = [Seat(r["user_id"], r["name"], bool(r["is_bot"])) for r in await cur.fetchall()]
-        return game
+            result=json.loads(row["result"]) if row["result"] else None, rules=row["rules"],
+            seats=[Seat(r.seat_user, r.seat_name, bool(r.seat_bot)) for r in seats])
 
     async def game(self, game_id: int) -> GameRow | None:
-        return await self._row("SELECT * FROM games WHERE id = ?", (game_id,))
+        return await self._row(q.GAME, {"id": game_id})
 
     async def open_game(self, channel: str) -> GameRow | None:
         """The unfinished game of a channel, if any."""
-        return await self._row(
-            "SELECT * FROM games WHERE channel = ? AND status IN ('lobby', 'running')", (channel,)
-        )
+        return await self._row(q.OPEN_GAME, {"channel": channel})
 
     async def latest_game(self, channel: str) -> GameRow | None:
         """The channel's unfinished game, else its most recently ended one."""
-        return await self._row(
-            "SELECT * FROM games WHERE channel = ? ORDER BY (status IN ('lobby', 'running')) DESC, id DESC "
-            "LIMIT 1", (channel,)
-        )
+        return await self._row(q.LATEST_GAME, {"channel": channel})
 
     async def games(self, status: tuple[str, ...] = OPEN_STATUSES, guild: str | None = None) -> list[GameRow]:
-        marks = ",".join("?" * len(status))
-        sql = f"SELECT id FROM games WHERE status IN ({marks})"
-        args: tuple = tuple(status)
-        if guild is not None:
-            sql += " AND guild = ?"
-            args += (guild,)
-        async with self.db.execute(sql + " ORDER BY id", args) as cur:
-            ids = [r[0] for r in await cur.fetchall()]
+        stmt = q.GAME_IDS if guild is None else q.GAME_IDS_OF_GUILD
+        ids = [r[0] for r in await self._all(stmt, {"statuses": list(status), "guild": guild})]
+        return [await self.game(i) for i in ids]
+
+    async def games_of_user(self, user_id: str, status: tuple[str, ...] = OPEN_STATUSES) -> list[GameRow]:
+        ids = [r[0] for r in await self._all(q.GAME_IDS_OF_USER, {"user": user_id, "statuses": list(status)})]
         return [await self.game(i) for i in ids]
 
     async def log(self, game_id: int, offset: int = 0, limit: int = 1_000_000) -> list[LogEntry]:
-        async with self.db.execute(
-            "SELECT seq, seat, action, line, at FROM actions WHERE game_id = ? ORDER BY seq LIMIT ? OFFSET ?",
-            (game_id, limit, offset),
-        ) as cur:
-            return [LogEntry(r["seq"], r["seat"], r["action"], r["line"], r["at"]) for r in await cur.fetchall()]
+        rows = await self._all(q.LOG, {"game_id": game_id, "limit": limit, "offset": offset})
+        return [LogEntry(r.seq, r.seat, r.action, r.line, r.at) for r in rows]
 
     async def log_length(self, game_id: int) -> int:
-        async with self.db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)) as cur:
-            return (await cur.fetchone())[0]
+        return (await self._one(q.LOG_LENGTH, {"game_id": game_id}))[0]
 
-    # ----- writing ---------------------------------------------------------------------------------------
-    async def _transaction(self, work):
-        """Run ``work`` in one write transaction (BEGIN IMMEDIATE: writers queue on the busy timeout rather
-        than fail), retrying the start once if another process held the file past the timeout. Inside
-        ``batch()`` it joins the batch's transaction."""
-        if self._in_batch():
-            return await work()
-        async with self._tx:
-            await self._begin()
-            try:
-                result = await work()
-                await self.db.execute("COMMIT")
-                return result
-            except BaseException as e:
-                await self._rollback()
-                self._reraise(e)
-
-    async def _begin(self) -> None:
-        for attempt in (1, 2):
-            try:
-                await self.db.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as e:
-                if attempt == 2 or not _is_busy(e):
-                    self._reraise(e)
-                log.warning("the database was busy for 5 s; trying once more")
-
-    async def _rollback(self) -> None:
-        """Roll back if a transaction is still open (SQLite ends one by itself on a full disk, and a second
-        ROLLBACK would hide the real error behind 'no transaction is active')."""
-        if self.db is not None and self.db.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                await self.db.execute("ROLLBACK")
-
-    def _reraise(self, e: BaseException):
-        """Raise ``e``, or the StoreError a front end can show for a storage failure."""
-        err = self._storage_error(e) if isinstance(e, sqlite3.Error) else e
-        if err is e:
-            raise e
-        raise err from e
-
-    def _storage_error(self, e: sqlite3.Error) -> Exception:
-        text = str(e).lower()
-        if "full" in text:
-            return StoreFull()
-        if isinstance(e, sqlite3.IntegrityError):
-            return e
-        if _is_busy(e) or "readonly" in text or "disk i/o" in text or "malformed" in text:
-            return StoreError(f"The game could not be saved ({e}); nothing was changed. Try again in a moment.")
-        return e
-
-    def _in_batch(self) -> bool:
-        """Is this task inside one of this store's batches? (A task started inside one inherits the context
-        variable, but not the transaction: it must queue like anyone else.)"""
-        owner = _BATCH.get()
-        return owner is not None and owner[0] is self and owner[1] is asyncio.current_task()
-
-    @contextlib.asynccontextmanager
-    async def batch(self):
-        """One transaction around several store writes (the task that opened it joins it on every write):
-        all of them commit, or none."""
-        if self._in_batch():
-            yield self
-            return
-        async with self._tx:
-            await self._begin()
-            token = _BATCH.set((self, asyncio.current_task()))
-            try:
-                yield self
-                await self.db.execute("COMMIT")
-            except BaseException as e:
-                await self._rollback()
-                self._reraise(e)
-            finally:
-                _BATCH.reset(token)
-
-    @contextlib.asynccontextmanager
-    async def snapshot(self):
-        """Consistent reads: every read inside sees the database at one moment (no move lands between a game
-        and its log). Writes of other tasks wait until it ends."""
-        if self._in_batch():
-            yield self
-            return
-        async with self._tx:
-            await self.db.execute("BEGIN")
-            token = _BATCH.set((self, asyncio.current_task()))
-            try:
-                yield self
-            finally:
-                _BATCH.reset(token)
-                await self._rollback()
-
+    # ----- writing games ---------------------------------------------------------------------------------
     async def create_game(self, *, guild: str | None, channel: str, game: str, options: dict, host: Seat,
                           now: float, parent_channel: str | None = None) -> GameRow:
-        async def work():
+        async def work(conn):
             try:
-                cur = await self.db.execute(
-                    "INSERT INTO games (guild, channel, game, options, status, host, created_at, updated_at, "
-                    "parent_channel) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                    (guild, channel, game, json.dumps(options), host.user_id, now, now, parent_channel),
-                )
-            except aiosqlite.IntegrityError as e:
+                async with conn.begin_nested():    # a savepoint: a busy channel leaves a batch usable
+                    gid = (await conn.execute(q.NEW_GAME, {
+                        "guild": guild, "channel": channel, "game": game, "options": json.dumps(options),
+                        "status": "lobby", "host": host.user_id, "created_at": now, "updated_at": now,
+                        "parent_channel": parent_channel})).scalar_one()
+            except sa_exc.IntegrityError as e:
                 raise ChannelBusy(channel) from e
-            gid = cur.lastrowid
-            await self.db.execute(
-                "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, 0, ?, ?, ?)",
-                (gid, host.user_id, host.name, int(host.is_bot)),
-            )
+            await conn.execute(q.NEW_SEAT, {"game_id": gid, "position": 0, "user_id": host.user_id,
+                                            "name": host.name, "is_bot": int(host.is_bot)})
             return gid
 
         return await self.game(await self._transaction(work))
@@ -537,41 +367,43 @@ class Store:
                           seed: int | None, state: str | None, now: float, seats: list[tuple[str, str, bool]],
                           result: dict | None = None, options: dict | None = None) -> int:
         """Store a whole game at once (benchmarks, and moving games between databases). Returns its id."""
-        async def work():
-            cur = await self.db.execute(
-                "INSERT INTO games (guild, channel, game, options, status, host, seed, state, version, created_at, "
-                "updated_at, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
-                (guild, channel, game, json.dumps(options or {}), status, host, seed, state, now, now,
-                 json.dumps(result, sort_keys=True) if result is not None else None))
-            gid = cur.lastrowid
-            await self.db.executemany(
-                "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
-                [(gid, i, u, n, int(b)) for i, (u, n, b) in enumerate(seats)])
+        async def work(conn):
+            gid = (await conn.execute(q.IMPORT_GAME, {
+                "guild": guild, "channel": channel, "game": game, "options": json.dumps(options or {}),
+                "status": status, "host": host, "seed": seed, "state": state, "version": 1, "created_at": now,
+                "updated_at": now, "result": json.dumps(result, sort_keys=True) if result is not None else None,
+            })).scalar_one()
+            await conn.execute(q.NEW_SEAT, [{"game_id": gid, "position": i, "user_id": u, "name": n,
+                                             "is_bot": int(b)} for i, (u, n, b) in enumerate(seats)])
             if status not in OPEN_STATUSES:
-                await self._write_results(gid)
+                await conn.execute(self.sql.write_results, {"game_id": gid})
+                await rate_game(conn, self.side.name, gid)
             return gid
         return await self._transaction(work)
 
     async def update_lobby(self, game: GameRow, *, seats: list[Seat], options: dict, host: str, now: float,
                            status: str = "lobby") -> GameRow:
         """Replace a lobby's seats, options and host (version-checked)."""
-        async def work():
-            await self._bump(game, now, status=status, options=json.dumps(options), host=host)
-            await self._replace_seats(game.id, seats)
+        async def work(conn):
+            await self._bump(conn, game, now, status=status, options=json.dumps(options), host=host)
+            await self._replace_seats(conn, game.id, seats)
 
         await self._transaction(work)
         return await self.game(game.id)
 
     async def start_game(self, game: GameRow, *, seats: list[Seat], seed: int, state: str, now: float,
-                         timers: list[tuple[str, float]] = (), waiting: list[str] = ()) -> GameRow:
-        async def work():
-            await self._bump(game, now, status="running", seed=seed, state=state, waiting=json.dumps(list(waiting)))
-            await self._set_timers(game.id, game.version + 1, timers)
-            await self._replace_seats(game.id, seats)
+                         timers: list[tuple[str, float]] = (), waiting: list[str] = (), rules: int = 1) -> GameRow:
+        """Start a lobby's game: its seats in order, its seed, its first state and the rules version it is
+        played by."""
+        async def work(conn):
+            await self._bump(conn, game, now, status="running", seed=seed, state=state,
+                             waiting=json.dumps(list(waiting)), rules=rules)
+            await self._set_timers(conn, game.id, game.version + 1, timers)
+            await self._replace_seats(conn, game.id, seats)
 
         await self._transaction(work)
         return replace(game, status="running", seed=seed, state=state, version=game.version + 1, updated_at=now,
-                       seats=list(seats), waiting=list(waiting))
+                       seats=list(seats), waiting=list(waiting), rules=rules)
 
     async def record_moves(self, game: GameRow, moves: list[tuple[str, str, str]], state: str, *, now: float,
                            status: str = "running", timers: list[tuple[str, float]] = (),
@@ -581,258 +413,159 @@ class Store:
 
         The game's pending timers are replaced by ``timers`` (kind, due), except those of a kind in ``keep``
         (a rules time limit that runs on across answers); ``seats`` replaces the seats (a player handed
-        to a computer). Returns the game as stored, without reading it back."""
-        async def work():
+        to a computer). Returns the game as stored, without reading it back. One statement per kind of
+        row: the version-checked update, the log rows (each numbered after the last in the same statement),
+        the timers out and in, and the results of a game that ended."""
+        async def work(conn):
             columns = {"status": status, "state": state, "waiting": json.dumps(list(waiting))}
             if result is not None:
                 columns["result"] = json.dumps(result, sort_keys=True)
-            await self._bump(game, now, **columns)
-            async with self.db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game.id,)
-            ) as cur:
-                seq = (await cur.fetchone())[0]
-            await self.db.executemany(
-                "INSERT INTO actions (game_id, seq, seat, action, line, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(game.id, seq + i, seat, action, line, now) for i, (seat, action, line) in enumerate(moves, 1)])
+            await self._bump(conn, game, now, **columns)
+            if moves:
+                await conn.execute(q.APPEND_ACTION, [{"game_id": game.id, "seat": seat, "action": action,
+                                                      "line": line, "at": now} for seat, action, line in moves])
             if seats is not None:
-                await self._replace_seats(game.id, seats)
-            await self._set_timers(game.id, game.version + 1, timers, keep)
+                await self._replace_seats(conn, game.id, seats)
+            await self._set_timers(conn, game.id, game.version + 1, timers, keep)
             if status not in OPEN_STATUSES:
-                await self._write_results(game.id)
+                await conn.execute(self.sql.write_results, {"game_id": game.id})
+                await rate_game(conn, self.side.name, game.id)     # its ratings end with it (issue #27)
 
         await self._transaction(work)
         return replace(game, status=status, state=state, version=game.version + 1, updated_at=now,
                        result=result if result is not None else game.result,
                        seats=list(seats) if seats is not None else game.seats, waiting=list(waiting))
 
-    async def _write_results(self, game_id: int) -> None:
-        await self.db.execute(RESULTS_OF.format(where="g.id = ?"), (game_id,))
-
-    async def _replace_seats(self, game_id: int, seats: list[Seat]) -> None:
-        await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        for i, s in enumerate(seats):
-            await self.db.execute(
-                "INSERT INTO seats (game_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
-                (game_id, i, s.user_id, s.name, int(s.is_bot)),
-            )
-
-    async def _set_timers(self, game_id: int, version: int, timers, keep: tuple[str, ...] = ()) -> None:
-        marks = ",".join("?" * len(keep))
-        extra = f" AND kind NOT IN ({marks})" if keep else ""
-        await self.db.execute(f"DELETE FROM timers WHERE game_id = ? AND fired IS NULL{extra}", (game_id, *keep))
-        for kind, due in timers:
-            await self.db.execute("INSERT INTO timers (game_id, kind, version, due) VALUES (?, ?, ?, ?)",
-                                  (game_id, kind, version, due))
-
     async def set_status(self, game: GameRow, status: str, *, now: float) -> GameRow:
-        async def work():
-            await self._bump(game, now, status=status, waiting="[]")
+        async def work(conn):
+            await self._bump(conn, game, now, status=status, waiting="[]")
             if status not in OPEN_STATUSES:
-                await self._set_timers(game.id, game.version + 1, ())
-                await self._write_results(game.id)
+                await self._set_timers(conn, game.id, game.version + 1, ())
+                await conn.execute(self.sql.write_results, {"game_id": game.id})
+                await rate_game(conn, self.side.name, game.id)
         await self._transaction(work)
         return replace(game, status=status, version=game.version + 1, updated_at=now, waiting=[])
 
+    async def _bump(self, conn, game: GameRow, now: float, **columns) -> None:
+        """The version-checked update of a game: nothing, and VersionConflict, if someone got there first."""
+        done = await conn.execute(q.bump(tuple(columns)),
+                                  {**columns, "now": now, "game_id": game.id, "read_version": game.version})
+        if done.rowcount != 1:
+            raise VersionConflict(game.id)
+
+    async def _replace_seats(self, conn, game_id: int, seats: list[Seat]) -> None:
+        await conn.execute(q.DROP_SEATS, {"game_id": game_id})
+        if seats:
+            await conn.execute(q.NEW_SEAT, [{"game_id": game_id, "position": i, "user_id": s.user_id,
+                                             "name": s.name, "is_bot": int(s.is_bot)} for i, s in enumerate(seats)])
+
+    async def _set_timers(self, conn, game_id: int, version: int, timers, keep: tuple[str, ...] = ()) -> None:
+        await conn.execute(q.DROP_TIMERS, {"game_id": game_id, "keep": list(keep)})
+        if timers:
+            await conn.execute(q.NEW_TIMER, [{"game_id": game_id, "kind": kind, "version": version, "due": due}
+                                             for kind, due in timers])
+
     # ----- timers ----------------------------------------------------------------------------------------
     async def pending_timers(self, game_id: int | None = None) -> list[Timer]:
-        sql, args = "SELECT * FROM timers WHERE fired IS NULL", ()
-        if game_id is not None:
-            sql, args = sql + " AND game_id = ?", (game_id,)
-        async with self.db.execute(sql + " ORDER BY due, id", args) as cur:
-            return [Timer(r["id"], r["game_id"], r["kind"], r["version"], r["due"]) for r in await cur.fetchall()]
+        stmt = q.PENDING if game_id is None else q.PENDING_OF_GAME
+        return [Timer(*r) for r in await self._all(stmt, {"game_id": game_id})]
 
     async def due_timers(self, now: float) -> list[Timer]:
-        """The timers due by ``now`` (of this process's shards' games)."""
-        sql = "SELECT t.* FROM timers t WHERE t.fired IS NULL AND t.due <= ?"
-        if self.shards is not None:
-            sql += f" AND EXISTS (SELECT 1 FROM games g WHERE g.id = t.game_id AND {self._shard_filter()})"
-        async with self.db.execute(sql + " ORDER BY t.due, t.id", (now,)) as cur:
-            return [Timer(r["id"], r["game_id"], r["kind"], r["version"], r["due"]) for r in await cur.fetchall()]
+        """The timers due by ``now`` (of this process's shards' games), each still to be claimed."""
+        return [Timer(*r) for r in await self._all(self.sql.due_timers, {"now": now})]
 
     async def next_due(self) -> float | None:
-        sql = "SELECT MIN(t.due) FROM timers t WHERE t.fired IS NULL"
-        if self.shards is not None:
-            sql += f" AND EXISTS (SELECT 1 FROM games g WHERE g.id = t.game_id AND {self._shard_filter()})"
-        async with self.db.execute(sql) as cur:
-            return (await cur.fetchone())[0]
+        return (await self._one(self.sql.next_due))[0]
 
     async def claim_timer(self, timer: Timer, now: float) -> bool:
-        """Mark a timer fired; False if it was already fired or replaced (so nothing is sent twice)."""
-        async def work():
-            cur = await self.db.execute("UPDATE timers SET fired = ? WHERE id = ? AND fired IS NULL",
-                                        (now, timer.id))
-            return cur.rowcount == 1
+        """Mark a timer fired; False if it was already fired or replaced, or another process is claiming it
+        this moment (PostgreSQL: its row is locked, SKIP LOCKED passes it by). Of several exactly one wins."""
+        async def work(conn):
+            return (await conn.execute(q.CLAIM_TIMER, {"now": now, "timer_id": timer.id})).first() is not None
         return await self._transaction(work)
 
     async def add_timer(self, game_id: int, kind: str, version: int, due: float) -> None:
-        async def work():
-            await self.db.execute("INSERT INTO timers (game_id, kind, version, due) VALUES (?, ?, ?, ?)",
-                                  (game_id, kind, version, due))
-        await self._transaction(work)
+        await self._write(q.NEW_TIMER, {"game_id": game_id, "kind": kind, "version": version, "due": due})
+
+    async def _write(self, stmt, params):
+        async def work(conn):
+            return await conn.execute(stmt, params)
+        return await self._transaction(work)
 
     # ----- the outbox -------------------------------------------------------------------------------------
     async def add_outgoing(self, game_id: int | None, channel: str, payload: dict, now: float) -> None:
-        async def work():
-            await self.db.execute("INSERT INTO outbox (game_id, channel, payload, created_at) VALUES (?, ?, ?, ?)",
-                                  (game_id, channel, json.dumps(payload, sort_keys=True), now))
-        await self._transaction(work)
+        await self._write(q.NEW_OUTGOING, {"game_id": game_id, "channel": channel,
+                                           "payload": json.dumps(payload, sort_keys=True), "created_at": now})
 
     async def outgoing(self, limit: int = 100) -> list[Outgoing]:
         """The oldest notices still to send (of this process's shards: a notice without a game is shard 0)."""
-        sql = "SELECT o.* FROM outbox o"
-        if self.shards is not None:
-            sql += f" LEFT JOIN games g ON g.id = o.game_id WHERE {self._shard_filter()}"
-        async with self.db.execute(sql + " ORDER BY o.id LIMIT ?", (limit,)) as cur:
-            return [Outgoing(r["id"], r["game_id"], r["channel"], json.loads(r["payload"]), r["parts_done"],
-                             r["attempts"]) for r in await cur.fetchall()]
+        return [Outgoing(r.id, r.game_id, r.channel, json.loads(r.payload), r.parts_done, r.attempts)
+                for r in await self._all(self.sql.outgoing, {"limit": limit})]
 
     async def outgoing_progress(self, outgoing_id: int, parts_done: int) -> None:
-        async def work():
-            await self.db.execute("UPDATE outbox SET parts_done = ? WHERE id = ?", (parts_done, outgoing_id))
-        await self._transaction(work)
+        await self._write(q.OUTGOING_PROGRESS, {"outgoing_id": outgoing_id, "parts_done": parts_done})
 
     async def outgoing_failed(self, outgoing_id: int) -> int:
         """Count a failed attempt; how many there have been."""
-        async def work():
-            async with self.db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ? RETURNING attempts",
-                                       (outgoing_id,)) as cur:
-                r = await cur.fetchone()
-            return r[0] if r else 0
+        async def work(conn):
+            return (await conn.execute(q.OUTGOING_FAILED, {"outgoing_id": outgoing_id})).scalar() or 0
         return await self._transaction(work)
 
     async def outgoing_done(self, outgoing_id: int) -> None:
-        async def work():
-            await self.db.execute("DELETE FROM outbox WHERE id = ?", (outgoing_id,))
-        await self._transaction(work)
+        await self._write(q.OUTGOING_DONE, {"outgoing_id": outgoing_id})
 
-    # ----- server settings and notification preferences ---------------------------------------------------
+    # ----- server settings, notification preferences, languages --------------------------------------------
     async def settings(self, guild: str | None) -> Settings:
-        async with self.db.execute("SELECT * FROM settings WHERE guild = ?", (guild or "",)) as cur:
-            r = await cur.fetchone()
+        r = await self._one(q.SETTINGS, {"guild": guild or ""})
         if r is None:
             return Settings()
-        return Settings(r["reminder_hours"], r["deadline_hours"], r["deadline_action"], bool(r["threads"]),
-                        bool(r["mention"]))
+        return Settings(r.reminder_hours, r.deadline_hours, r.deadline_action, bool(r.threads), bool(r.mention))
 
     async def save_settings(self, guild: str | None, settings: Settings) -> None:
-        async def work():
-            await self.db.execute(
-                "INSERT INTO settings (guild, reminder_hours, deadline_hours, deadline_action, threads, mention) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild) DO UPDATE SET reminder_hours = excluded.reminder_hours, "
-                "deadline_hours = excluded.deadline_hours, deadline_action = excluded.deadline_action, "
-                "threads = excluded.threads, mention = excluded.mention",
-                (guild or "", settings.reminder_hours, settings.deadline_hours, settings.deadline_action,
-                 int(settings.threads), int(settings.mention)))
-        await self._transaction(work)
+        await self._write(self.sql.save_settings, {
+            "guild": guild or "", "reminder_hours": float(settings.reminder_hours),
+            "deadline_hours": float(settings.deadline_hours), "deadline_action": settings.deadline_action,
+            "threads": int(settings.threads), "mention": int(settings.mention)})
 
     async def locale_of(self, who: str) -> str | None:
         """The remembered language of ``who``: ``guild:<id>`` or ``user:<id>``."""
-        async with self.db.execute("SELECT locale FROM locales WHERE who = ?", (who,)) as cur:
-            r = await cur.fetchone()
-        return r["locale"] if r else None
+        r = await self._one(q.LOCALE, {"who": who})
+        return r[0] if r else None
 
     async def remember_locale(self, who: str, locale: str) -> None:
-        async def work():
-            await self.db.execute("INSERT INTO locales (who, locale) VALUES (?, ?) "
-                                  "ON CONFLICT (who) DO UPDATE SET locale = excluded.locale", (who, locale))
-        await self._transaction(work)
+        await self._write(self.sql.save_locale, {"who": who, "locale": locale})
 
     async def wants_dm(self, user_id: str) -> bool:
-        async with self.db.execute("SELECT dm FROM notify WHERE user_id = ?", (user_id,)) as cur:
-            r = await cur.fetchone()
-        return bool(r and r["dm"])
+        r = await self._one(q.WANTS_DM, {"user_id": user_id})
+        return bool(r and r[0])
 
     async def set_dm(self, user_id: str, on: bool) -> None:
-        async def work():
-            await self.db.execute("INSERT INTO notify (user_id, dm) VALUES (?, ?) "
-                                  "ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm", (user_id, int(on)))
-        await self._transaction(work)
-
-    async def games_of_user(self, user_id: str, status: tuple[str, ...] = OPEN_STATUSES) -> list[GameRow]:
-        marks = ",".join("?" * len(status))
-        async with self.db.execute(
-            f"SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({marks}) "
-            "ORDER BY g.updated_at", (user_id, *status)) as cur:
-            ids = [r[0] for r in await cur.fetchall()]
-        return [await self.game(i) for i in ids]
+        await self._write(self.sql.save_dm, {"user_id": user_id, "dm": int(on)})
 
     # ----- listings: one indexed query each, whatever the number of games ------------------------------------
-    _SUMMARY = ("SELECT g.id, g.game, g.guild, g.channel, g.status, g.waiting, g.updated_at, "
-                "json_group_object(s.user_id, s.name) AS names FROM games g LEFT JOIN seats s ON s.game_id = g.id ")
-
     @staticmethod
     def _summaries(rows) -> list[dict]:
-        return [{"id": r["id"], "game": r["game"], "guild": r["guild"], "channel": r["channel"],
-                 "status": r["status"], "waiting": json.loads(r["waiting"]),
-                 "names": {k: v for k, v in json.loads(r["names"]).items() if k is not None and k != "null"},
-                 "updated_at": r["updated_at"]} for r in rows]
+        return [{"id": r.id, "game": r.game, "guild": r.guild, "channel": r.channel, "status": r.status,
+                 "waiting": json.loads(r.waiting),
+                 "names": {k: v for k, v in json.loads(r.names).items() if k is not None and k != "null"},
+                 "updated_at": r.updated_at} for r in rows]
 
     async def open_games_of(self, guild: str | None) -> list[dict]:
         """The unfinished games of a server: id, game, channel, status, whom each waits for, seat names."""
-        async with self.db.execute(self._SUMMARY + "WHERE g.guild IS ? AND g.status IN ('lobby', 'running') "
-                                   "GROUP BY g.id ORDER BY g.id", (guild,)) as cur:
-            return self._summaries(await cur.fetchall())
+        return self._summaries(await self._all(q.OPEN_GAMES_OF, {"guild": guild}))
 
     async def turns_of(self, user_id: str) -> list[dict]:
         """The running games, in any server, that wait for ``user_id`` now."""
-        async with self.db.execute(
-                self._SUMMARY + "WHERE g.status = 'running' AND g.id IN (SELECT game_id FROM seats WHERE user_id = ?) "
-                "AND EXISTS (SELECT 1 FROM json_each(g.waiting) w WHERE w.value = ?) GROUP BY g.id "
-                "ORDER BY g.updated_at", (user_id, user_id)) as cur:
-            return self._summaries(await cur.fetchall())
+        return self._summaries(await self._all(q.TURNS_OF, {"user": user_id}))
 
     async def record_of(self, user_id: str, guild: str | None = None) -> list[tuple[str, str, int]]:
         """(game, outcome, count) of a person's ended games, everywhere or in one server."""
-        sql = "SELECT game, outcome, COUNT(*) FROM results WHERE user_id = ?"
-        args: tuple = (user_id,)
-        if guild is not None:
-            sql, args = sql + " AND guild = ?", args + (guild,)
-        async with self.db.execute(sql + " GROUP BY game, outcome", args) as cur:
-            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
+        stmt = q.RECORD if guild is None else q.RECORD_IN_GUILD
+        return [(r[0], r[1], r[2]) for r in await self._all(stmt, {"user": user_id, "guild": guild})]
 
     async def board(self, game: str, guild: str | None = None, limit: int = 10) -> list[tuple[str, str, int, int, int]]:
         """The best players of a game: (user id, latest name, wins, finished games, abandoned), most wins first,
         then best win rate, then most played."""
-        where, args = "game = ?", (game,)
-        if guild is not None:
-            where, args = where + " AND guild = ?", args + (guild,)
-        async with self.db.execute(
-                "SELECT user_id, name, wins, played, abandoned FROM ("
-                "  SELECT user_id, name, MAX(ended_at), SUM(outcome = 'win') AS wins,"
-                "         SUM(outcome != 'abandoned') AS played, SUM(outcome = 'abandoned') AS abandoned"
-                f"  FROM results WHERE {where} GROUP BY user_id) WHERE played > 0 "
-                "ORDER BY wins DESC, CAST(wins AS REAL) / played DESC, played DESC, LOWER(name) LIMIT ?",
-                args + (limit,)) as cur:
-            return [(r[0], r[1], r[2], r[3], r[4]) for r in await cur.fetchall()]
-
-    async def _bump(self, game: GameRow, now: float, **columns) -> None:
-        sets = ", ".join(f"{k} = ?" for k in columns)
-        cur = await self.db.execute(
-            f"UPDATE games SET {sets}, version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-            (*columns.values(), now, game.id, game.version),
-        )
-        if cur.rowcount != 1:
-            raise VersionConflict(game.id)
-
-
-_BATCH: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("teahouse_store_batch", default=None)
-
-
-def _is_busy(e: sqlite3.Error) -> bool:
-    text = str(e).lower()
-    return "locked" in text or "busy" in text
-
-
-def _statements(script: str) -> list[str]:
-    """Split a migration into statements, keeping trigger bodies (BEGIN … END;) whole."""
-    out, buf = [], []
-    for line in script.strip().splitlines():
-        buf.append(line)
-        text = "\n".join(buf).strip()
-        if sqlite3.complete_statement(text):
-            out.append(text)
-            buf = []
-    if "\n".join(buf).strip():
-        out.append("\n".join(buf).strip())
-    return out
-
+        stmt = q.BOARD if guild is None else q.BOARD_IN_GUILD
+        rows = await self._all(stmt, {"game": game, "guild": guild, "limit": limit})
+        return [(r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]

@@ -125,3 +125,12 @@ def seat_line(n: int, name: str, computer: bool, host: bool) -> str:
     if host:
         return pgettext("lobby", "{n}. {name} — host", n=n, name=name)
     return pgettext("lobby", "{n}. {name}", n=n, name=name)
+
+
+def rules_line(game, state) -> str:
+    """Which rules a game is played by (issue #26), and whether new games get newer ones."""
+    n = state["rules"]
+    text = _("Rules version {n}: {what}.", n=n, what=i18n.word(game.rules_changes.get(n, "")))
+    if n < game.rules:
+        text += " " + _("New games use version {current}.", current=game.rules)
+    return text

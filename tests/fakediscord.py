@@ -355,6 +355,16 @@ class FakeAttachment:
         return img
 
 
+def _lookup(kind: type, by_id: dict, name_or_id):
+    """A user or channel (``kind``) given as itself, by id (which must be known) or by name; None for an
+    unknown name."""
+    if isinstance(name_or_id, kind):
+        return name_or_id
+    if isinstance(name_or_id, int):
+        return by_id[name_or_id]
+    return next((o for o in by_id.values() if o.name == name_or_id), None)
+
+
 def _walk_components(components: Iterable[dict]) -> Iterable[dict]:
     for c in components or []:
         yield c
@@ -824,13 +834,9 @@ class FakeDiscord:
 
     def user(self, name_or_id: str | int | FakeUser) -> FakeUser:
         """A user by name or id; an unknown name creates a new guild member (not announced to the bot)."""
-        if isinstance(name_or_id, FakeUser):
-            return name_or_id
-        if isinstance(name_or_id, int):
-            return self._users[name_or_id]
-        for u in self._users.values():
-            if u.name == name_or_id:
-                return u
+        known = _lookup(FakeUser, self._users, name_or_id)
+        if known is not None:
+            return known
         u = FakeUser(snowflake(), name_or_id)
         self._users[u.id] = u
         self.guild.members.append(u)
@@ -841,13 +847,9 @@ class FakeDiscord:
         return [u for u in self._users.values() if not u.bot]
 
     def channel(self, name_or_id: str | int | FakeChannel) -> FakeChannel:
-        if isinstance(name_or_id, FakeChannel):
-            return name_or_id
-        if isinstance(name_or_id, int):
-            return self._channels[name_or_id]
-        for c in self._channels.values():
-            if c.name == name_or_id:
-                return c
+        known = _lookup(FakeChannel, self._channels, name_or_id)
+        if known is not None:
+            return known
         raise LookupError(f"no channel {name_or_id!r}; have {[c.name for c in self._channels.values()]}")
 
     def add_channel(self, name: str, type: int = 0) -> FakeChannel:

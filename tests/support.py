@@ -1,7 +1,8 @@
-"""Small helpers shared by the tests: a clock to move by hand, the message answering an interaction, and
-starting a game at the table service."""
+"""Small helpers shared by the tests: a clock to move by hand, the message answering an interaction,
+starting a game at the table service, and a console script's output."""
 
-from table import Where
+from table import Store, TableService, Where
+from table.console import Console
 
 
 class Clock:
@@ -44,3 +45,14 @@ def err(reply) -> str:
     """The private message of a refused reply."""
     assert not reply.ok
     return reply.private[0].text
+
+
+async def run_console(tmp_path, script: str, render: bool = False) -> str:
+    """What the console writes for ``script`` (a command a line; each must be handled) on a new database in
+    ``tmp_path``, images (``render``) going to ``tmp_path / "img"``."""
+    out: list[str] = []
+    async with Store(tmp_path / "c.db") as store:
+        console = Console(TableService(store, render=render), tmp_path / "img", write=out.append)
+        for line in script.splitlines():
+            assert await console.handle(line)
+    return "\n".join(out)

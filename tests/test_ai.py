@@ -426,10 +426,11 @@ async def test_the_discord_lobby_select_offers_hints(svc):
                 for o in item.item.options}
 
     row = await svc.store.open_game(HERE.channel)
-    assert entries() == {"hints: on ✓": "hints=on", "hints: off": "hints=off"}
+    rated = {"rated: on": "rated=on", "rated: off ✓": "rated=off"}     # one person seated: unrated (#27)
+    assert entries() == {"hints: on ✓": "hints=on", "hints: off": "hints=off", **rated}
     assert (await svc.set_option(HERE, ALICE, "hints", "off")).ok
     row = await svc.store.open_game(HERE.channel)
-    assert entries() == {"hints: on": "hints=on", "hints: off ✓": "hints=off"}
+    assert entries() == {"hints: on": "hints=on", "hints: off ✓": "hints=off", **rated}
 
 
 async def test_discord_hints_off_in_the_lobby_select_then_hint_is_refused_privately(tmp_path):

@@ -70,7 +70,7 @@ async def test_close_waits_for_moves_in_progress(tmp_path):
     assert not closing.done()          # a move holds the channel: close waits
     lock.release()
     await asyncio.wait_for(closing, 5)
-    assert store.db is None
+    assert store.closed
 
 
 def test_mentions_never_ping_everyone_or_roles():

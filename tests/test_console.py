@@ -5,8 +5,8 @@ import sys
 from pathlib import Path
 
 import tests.tinygame  # noqa: F401
-from table import Store, TableService
-from table.console import Console, parse
+from table.console import parse
+from tests.support import run_console
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,10 +19,7 @@ def test_parse_lines():
 
 
 async def test_console_script(tmp_path):
-    out = []
-    async with Store(tmp_path / "c.db") as store:
-        console = Console(TableService(store), tmp_path / "img", write=out.append)
-        script = """
+    text = await run_console(tmp_path, """
         # a comment
         alice@lobby /game new game:pebbles rounds:1
         bob@lobby /game join
@@ -36,10 +33,7 @@ async def test_console_script(tmp_path):
         alice@lobby /game move action:keep
         eve@lobby /game history
         nonsense
-        """
-        for line in script.splitlines():
-            assert await console.handle(line)
-    text = "\n".join(out)
+        """, render=True)
     assert "alice opened a table" in text
     assert "[only eve sees] This channel already has a game of Pebbles" in text
     assert "[#lobby] Pebbles begins!" in text
@@ -65,10 +59,7 @@ def test_bot_py_console_reads_a_script(tmp_path):
 
 
 async def test_console_waits_for_reminders_and_lists_games(tmp_path):
-    out = []
-    async with Store(tmp_path / "c.db") as store:
-        console = Console(TableService(store, render=False), tmp_path / "img", write=out.append)
-        script = """
+    text = await run_console(tmp_path, """
         alice@lobby /settings reminder_hours:2 deadline_hours:6
         alice@lobby /game new game:pebbles
         bob@lobby /game join
@@ -80,10 +71,7 @@ async def test_console_waits_for_reminders_and_lists_games(tmp_path):
         alice@lobby /wait hours:4
         alice@lobby /game skip player:bob
         alice@lobby /notify direct_messages:maybe
-        """
-        for line in script.splitlines():
-            assert await console.handle(line)
-    text = "\n".join(out)
+        """)
     assert "Reminders: every 2 h" in text
     assert "Pebbles in #lobby: waiting for bob" in text
     assert "[only bob sees] Your move in: Pebbles (#lobby)" in text

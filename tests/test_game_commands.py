@@ -19,6 +19,33 @@ async def test_discord_offers_exactly_the_shared_game_commands(tree):
             assert options == [(p.rstrip("?"), not p.endswith("?")) for p in params], (game, name)
 
 
+
+@pytest.mark.parametrize("command, option, typed, expected", [
+    ("wurrm place", "space", "", ["a4", "b5"]),
+    ("wurrm bump", "direction", "n", ["ne", "nw"]),
+    ("wurrm answer", "choice", "", ["bribe 1", "no bribe", "vote yes"]),
+    ("seikatsu fountain", "corner", "b3", ["b3 c3 c4"]),
+    ("wagara play", "card", "", ["3", "cloud"]),
+    ("mywuxing react", "answer", "", ["pass", "counter with star"]),
+])
+async def test_an_options_suggestions_come_from_the_commands_cog(tree, command, option, typed, expected):
+    """The shared suggestion callbacks (cogs.common.following, starting) ask the command's own cog for the
+    caller's legal actions: what follows the verb, or the whole actions of that kind, filtered by what is
+    typed."""
+    from types import SimpleNamespace
+
+    group, name = command.split()
+    cmd = tree.get_command(group).get_command(name)
+    legal = ["place a4", "place b5", "bump ne", "bump nw", "bump e", "bribe 1", "no bribe", "vote yes",
+             "move ne", "fountain b3 c3 c4", "fountain d1 d2 e2", "play 3", "play cloud", "pass",
+             "counter with star"]
+
+    async def caller_legal(interaction, steps=()):
+        return legal
+    cmd.binding.legal = caller_legal
+    choices = await cmd._params[option].autocomplete(SimpleNamespace(command=cmd), typed)
+    assert [c.value for c in choices] == expected
+
 async def console_game(tmp_path, game, players=("alice", "bob")):
     out = []
     store = await Store(tmp_path / "c.db").open()

@@ -146,22 +146,24 @@ async def test_a_full_disk_says_so_saves_nothing_and_the_console_goes_on(tmp_pat
         out: list[str] = []
         console = Console(TableService(store, render=False), tmp_path, write=out.append)
         await console.handle("alice@t /game new game:pebbles")
-        async with store.db.execute("PRAGMA page_count") as cur:
-            pages = (await cur.fetchone())[0]
-        await store.db.execute(f"PRAGMA max_page_count = {pages}")      # the disk is full from now on
+        async with store._connection("write") as conn:
+            pages = (await conn.exec_driver_sql("PRAGMA page_count")).scalar()
+            await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages}")      # the disk is full from now on
         opened = 0
         for i in range(300):                                  # new tables until a write needs a new page
             await console.handle(f"alice@t{i} /game new game:pebbles")
             if "disk is full" in out[-1]:
                 break
             opened += 1
-        with pytest.raises(StoreFull):
-            await TableService(store, render=False).open_table(Where(f"t{opened}"), ALICE, "pebbles")
+        with pytest.raises(StoreFull):       # the same write again (the console's alice: rows of the same size)
+            await TableService(store, render=False).open_table(Where(f"t{opened}"), User("alice", "alice"),
+                                                               "pebbles")
         assert await store.open_game(f"t{opened}") is None     # the refused table was not saved
         before = await store.open_game("t")
         assert any("disk is full" in line and "nothing was saved" in line for line in out), out[-3:]
         assert not any("no transaction is active" in line for line in out)
-        await store.db.execute(f"PRAGMA max_page_count = {pages * 100}")
+        async with store._connection("write") as conn:
+            await conn.exec_driver_sql(f"PRAGMA max_page_count = {pages * 100}")
         out.clear()
         assert await console.handle("alice@t /game status")         # still running, and the data intact
         assert any("Pebbles" in line for line in out)
@@ -316,7 +318,8 @@ def test_library_loggers_stay_at_info_whatever_log_level_says():
     saved = (root.level, list(root.handlers))
     try:
         configure_logging("DEBUG")
-        for name in ("aiosqlite", "discord", "discord.gateway", "discord.state", "discord.client"):
+        for name in ("aiosqlite", "asyncpg", "discord", "discord.gateway", "discord.state", "discord.client",
+                     "sqlalchemy", "sqlalchemy.engine", "sqlalchemy.pool", "alembic"):
             assert logging.getLogger(name).getEffectiveLevel() >= logging.INFO, name
     finally:
         root.setLevel(saved[0])
@@ -328,8 +331,10 @@ async def test_a_debug_log_of_a_whole_game_holds_no_state_or_seed(tmp_path, capl
 
     configure_logging("DEBUG")
     caplog.set_level(logging.DEBUG)
-    for name in ("aiosqlite", "discord"):      # what configure_logging set, caplog must not undo
-        logging.getLogger(name).setLevel(logging.INFO)
+    from bot import QUIET_LIBRARIES
+
+    for name, floor in QUIET_LIBRARIES.items():   # what configure_logging set, caplog must not undo
+        logging.getLogger(name).setLevel(floor)
     async with Store(tmp_path / "d.db") as store:
         svc = TableService(store, render=False)
         await started(svc, ALICE, BOB)

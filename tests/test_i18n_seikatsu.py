@@ -24,13 +24,16 @@ def translated(english: str, italian: str) -> bool:
     return italian != english or BARE.match(english.replace("Bo Lee", "").replace("Ann", "")) is not None
 
 
-def test_a_log_line_becomes_the_italian_sentence():
+@pytest.mark.parametrize("english, italian", [
+    ("Ann places heron lily on c3: 3 points.", "Ann piazza airone giglio in c3: 3 punti."),
+    ("Bo Lee takes the poppy card.", "Bo Lee prende la carta papavero."),
+    ("place koi e2", "piazza stagno koi in e2"),
+    ("keep hand", "tieni la mano"),
+])
+def test_a_log_line_becomes_the_italian_sentence(english, italian):
     with i18n.speaking("it"):
-        assert i18n.line("Ann places heron lily on c3: 3 points.") == "Ann piazza airone giglio in c3: 3 punti."
-        assert i18n.line("Bo Lee takes the poppy card.") == "Bo Lee prende la carta papavero."
-        assert i18n.line("place koi e2") == "piazza stagno koi in e2"
-        assert i18n.line("keep hand") == "tieni la mano"
-    assert i18n.line("Ann places heron lily on c3: 3 points.") == "Ann places heron lily on c3: 3 points."
+        assert i18n.line(english) == italian
+    assert i18n.line(english) == english          # and stays itself in English
 
 
 def refusals() -> list[IllegalAction]:

@@ -8,9 +8,8 @@ import tests.tinygame  # noqa: F401
 from engine import GAMES, IllegalAction
 from engine.ai import Stats, hint_text
 from engine.core import summary_text
-from table import Store, TableService, User, Where
-from table.console import Console
-from tests.support import err, started
+from table import User, Where
+from tests.support import err, run_console, started
 
 H = 3600
 
@@ -21,15 +20,6 @@ def italian():
     i18n.set_default("it")
     yield
     i18n.set_default("en")
-
-
-async def run_console(tmp_path, script: str) -> str:
-    out: list[str] = []
-    async with Store(tmp_path / "c.db") as store:
-        console = Console(TableService(store, render=False), tmp_path / "img", write=out.append)
-        for line in script.splitlines():
-            assert await console.handle(line)
-    return "\n".join(out)
 
 
 async def test_console_in_italian_plays_a_game_with_italian_commands(tmp_path, italian):

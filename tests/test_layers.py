@@ -44,3 +44,17 @@ def test_no_module_imports_a_layer_above_its_own(layer):
     wrong = {f"{path.relative_to(ROOT)} imports {top}"
              for path in sorted((ROOT / layer).rglob("*.py")) for top in imported_tops(path) & above}
     assert not wrong, sorted(wrong)
+
+
+def test_the_image_workers_load_neither_the_store_nor_discord():
+    """An image worker imports table.rendering to draw; the table package names its service and store lazily,
+    so a worker does not carry SQLAlchemy, the database drivers or discord.py (tens of MB each worker)."""
+    import subprocess
+    import sys
+
+    heavy = "('sqlalchemy', 'alembic', 'aiosqlite', 'asyncpg', 'discord', 'table.store', 'table.service')"
+    # a worker imports table.rendering, and (forkserver, spawn) the bot's own script again as __mp_main__
+    code = ("import runpy, sys, table.rendering; runpy.run_path('bot.py', run_name='__mp_main__'); "
+            f"print(sorted(m for m in {heavy} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import tests.tinygame  # noqa: F401  (registers Pebbles)
-from table import TableService, User, Where, open_store
+from table import TableService, User, Where, open_store, ratings
 from table.migrate import main, migrate
-from table.pgstore import TABLES
-from table.store import Settings, StoreError
+from table.schema import TABLES
+from table.store import Seat, Settings, StoreError
 from tests.support import Clock, started
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +32,12 @@ async def fill(path) -> None:
         await svc.open_table(Where("c4", None), BOB, "pebbles")
         await store.save_settings("g", Settings(2, 10, "skip", True, False))
         await store.set_dm("bob", True)
+        ended = await store.create_game(guild="g", channel="c5", game="pebbles", options={},
+                                        host=Seat("alice", "Alice"),
+                                        now=clock())
+        ended = await store.start_game(ended, seats=[Seat("alice", "Alice"), Seat("bob", "Bob")], seed=1, state="{}",
+                                       now=clock())
+        await store.record_moves(ended, [], "{}", now=clock(), status="finished", result={"winners": ["bob"]})
         await store.remember_locale("guild:g", "it")     # the languages move too (#17)
         clock.now += 30 * 3600
         await svc.fire_due()                       # into the outbox, not delivered
@@ -48,7 +54,8 @@ async def snapshot(target) -> dict:
                 "outbox": [(o.id, o.channel, o.payload, o.parts_done) for o in await store.outgoing()],
                 "settings": await store.settings("g"), "dm": await store.wants_dm("bob"),
                 "locale": await store.locale_of("guild:g"),
-                "record": sorted(await store.record_of("alice"))}
+                "record": sorted(await store.record_of("alice")),
+                "ratings": await ratings.board(store, "g", "pebbles")}
 
 
 async def test_every_table_moves_and_the_games_go_on(tmp_path, pg_url):

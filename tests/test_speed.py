@@ -19,7 +19,6 @@ from engine import GAMES
 from table import Reply, Store, TableService, User, Where, rendering
 from table.records import gif_within
 from table.replies import Picture
-from table.store import MIGRATIONS, _statements
 from tests.fakediscord import FakeDiscord
 from tests.support import Clock
 
@@ -115,11 +114,11 @@ async def test_games_and_mygames_show_whom_each_game_waits_for(store):
 
 def test_migration_4_fills_results_from_games_already_ended(tmp_path):
     path = tmp_path / "old.db"
+
+    async def at_revision_3():
+        await (await Store(path).open(revision="0003")).close()
+    asyncio.run(at_revision_3())
     con = sqlite3.connect(path)
-    for version, script in enumerate(MIGRATIONS[:3], 1):
-        for statement in _statements(script):
-            con.execute(statement)
-        con.execute(f"PRAGMA user_version = {version}")
     con.execute("INSERT INTO games (id, guild, channel, game, status, host, seed, state, result, created_at, "
                 "updated_at) VALUES (1, 'g', 'c', 'pebbles', 'finished', '111', 1, '{}', "
                 "'{\"winners\": [\"111\"], \"scores\": {}}', 1, 2)")
@@ -149,8 +148,9 @@ async def test_listings_and_channel_lookups_use_indexes(store):
         "my turns": ("SELECT game_id FROM seats WHERE user_id = ?", ("1",)),
     }
     for name, (sql, args) in queries.items():
-        async with store.db.execute("EXPLAIN QUERY PLAN " + sql, args) as cur:
-            plans[name] = " | ".join(r[3] for r in await cur.fetchall())
+        async with store._connection() as conn:
+            rows = (await conn.exec_driver_sql("EXPLAIN QUERY PLAN " + sql, args)).all()
+        plans[name] = " | ".join(r[3] for r in rows)
     for name, plan in plans.items():
         assert "USING" in plan and not any(f"SCAN {t}" == part.strip() for t in ("games", "results", "seats")
                                            for part in plan.split("|")), (name, plan)
@@ -163,9 +163,16 @@ async def test_a_move_costs_few_statements_and_is_not_read_back(store):
     await svc.join(w, BOB)
     await svc.start(w, ALICE)
     statements = []
-    await store.db.set_trace_callback(statements.append)
+    drivers = []
+    for mode in ("write", "read"):                 # the aiosqlite connections under SQLAlchemy's
+        async with store._connection(mode) as conn:
+            drivers.append((await conn.get_raw_connection()).driver_connection)
+    assert drivers[0] is not drivers[1]            # reads do not queue behind writes
+    for driver in drivers:
+        await driver.set_trace_callback(statements.append)
     await svc.act(w, ALICE, "bid 1")
-    await store.db.set_trace_callback(None)
+    for driver in drivers:
+        await driver.set_trace_callback(None)
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     assert len(statements) <= 14, statements
     assert sum("FROM games" in s for s in reads) == 1, reads      # the game is read once, before the move

@@ -3,19 +3,10 @@
 import asyncio
 import sqlite3
 
-import aiosqlite
 import pytest
+from sqlalchemy import exc, text
 
-from table.store import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    ChannelBusy,
-    Seat,
-    Store,
-    StoreError,
-    VersionConflict,
-    _statements,
-)
+from table.store import SCHEMA_VERSION, ChannelBusy, Seat, Store, StoreError, VersionConflict
 
 ALICE, BOB = Seat("alice", "Alice"), Seat("bob", "Bob")
 
@@ -23,21 +14,18 @@ ALICE, BOB = Seat("alice", "Alice"), Seat("bob", "Bob")
 async def test_migrating_an_empty_database(tmp_path):
     async with Store(tmp_path / "t.db") as store:
         assert await store.schema_version() == SCHEMA_VERSION
-        async with store.db.execute("PRAGMA journal_mode") as cur:
-            assert (await cur.fetchone())[0] == "wal"
-        async with store.db.execute("PRAGMA foreign_keys") as cur:
-            assert (await cur.fetchone())[0] == 1
+        async with store._connection("write") as conn:      # the writer (reads have a connection of their own)
+            assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
+            assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+            assert (await conn.exec_driver_sql("PRAGMA user_version")).scalar() == SCHEMA_VERSION
 
 
 async def test_migrating_an_existing_database_keeps_its_games(tmp_path):
     path = tmp_path / "old.db"
-    store = Store(path)
-    store.db = await aiosqlite.connect(str(path), isolation_level=None)
-    store.db.row_factory = aiosqlite.Row
-    assert await store.migrate(target=1) == 1   # a database made by the first release
-    await store.db.execute(
-        "INSERT INTO games (guild, channel, game, status, host, created_at, updated_at) "
-        "VALUES ('g', 'c', 'pebbles', 'lobby', 'alice', 1, 1)")
+    store = await Store(path).open(revision="0001")   # a database made by the first release
+    assert await store.schema_version() == 1
+    await raw(store, "INSERT INTO games (guild, channel, game, status, host, created_at, updated_at) "
+                     "VALUES ('g', 'c', 'pebbles', 'lobby', 'alice', 1, 1)")
     await store.close()
     async with Store(path) as store:            # opening it upgrades it
         assert await store.schema_version() == SCHEMA_VERSION
@@ -55,10 +43,11 @@ async def test_a_newer_schema_is_refused(tmp_path):
         await Store(path).open()
 
 
-def test_migration_scripts_split_into_whole_statements():
-    for script in MIGRATIONS:
-        for statement in _statements(script):
-            assert sqlite3.complete_statement(statement)
+async def raw(store, sql: str, params=None):
+    """Run SQL on the store's own connection, in a write transaction."""
+    async def work(conn):
+        return await conn.execute(text(sql), params)
+    return await store._transaction(work)
 
 
 async def test_one_unfinished_game_per_channel(tmp_path):
@@ -105,8 +94,8 @@ async def test_the_action_log_is_append_only(tmp_path):
         g = await store.start_game(g, seats=[ALICE, BOB], seed=1, state="{}", now=2)
         await store.record_moves(g, [("alice", "x", "x")], "{}", now=3)
         for sql in ("UPDATE actions SET action = 'y'", "DELETE FROM actions"):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                await store.db.execute(sql)
+            with pytest.raises(exc.IntegrityError, match="append-only"):
+                await raw(store, sql)
 
 
 async def test_a_failed_move_transaction_leaves_the_previous_state(tmp_path):
@@ -114,18 +103,18 @@ async def test_a_failed_move_transaction_leaves_the_previous_state(tmp_path):
         g = await store.create_game(guild="g", channel="c", game="pebbles", options={}, host=ALICE, now=1)
         g = await store.start_game(g, seats=[ALICE, BOB], seed=1, state='{"v":0}', now=2)
         # a duplicate sequence number makes the second insert fail after the state update
-        with pytest.raises(sqlite3.IntegrityError):
-            await store._transaction(lambda: _half_move(store, g))
+        with pytest.raises(exc.IntegrityError):
+            await store._transaction(lambda conn: _half_move(store, conn, g))
         again = await store.game(g.id)
         assert again.state == '{"v":0}' and again.version == g.version
         assert await store.log(g.id) == []
 
 
-async def _half_move(store, g):
-    await store._bump(g, 5, state='{"v":1}')
+async def _half_move(store, conn, g):
+    await store._bump(conn, g, 5, state='{"v":1}')
     for _ in range(2):
-        await store.db.execute(
-            "INSERT INTO actions (game_id, seq, seat, action, line, at) VALUES (?, 1, 'a', 'x', 'x', 5)", (g.id,))
+        await conn.execute(text("INSERT INTO actions (game_id, seq, seat, action, line, at) "
+                                "VALUES (:g, 1, 'a', 'x', 'x', 5)"), {"g": g.id})
 
 
 async def test_closing_and_reopening_resumes_every_game(tmp_path):

@@ -13,6 +13,7 @@ import random
 from multiprocessing import get_context
 
 from engine import GAMES, IllegalAction
+from engine.bots import play
 from engine.wagara import COLOURS, Wagara, parse_move
 from tests.protocol import check_view, play_random, replay
 from tests.test_wagara import assert_gems_accounted
@@ -101,60 +102,54 @@ def test_uniform_play_over_every_legal_action_keeps_the_protocol_and_the_texts_a
     """Uniformly random play (bounded: such games rarely end). At every step every legal action applies,
     texts are short lower-case words, canoe moves read back to themselves, and a sample of texts from the
     grammar is accepted exactly when it is listed."""
-    rnd = random.Random(5)
     checked = 0
+
+    def checked_turn(game, state, seat, rnd):
+        nonlocal checked
+        actions = G.legal_actions(state, seat)
+        assert actions and len(actions) == len(set(actions))
+        for a in actions:
+            assert len(a) <= 80 and a == " ".join(a.split())
+            assert a.lower() == a or " from " in a
+            if a.startswith("canoe"):
+                assert parse_move(a).text() == a
+            after = G.apply(state, seat, a)
+            assert_gems_accounted(after)
+            assert G.describe(state, seat, a, after)
+        if state["phase"] == "act":
+            listed = set(actions)
+            for text in _candidate_texts(rnd, 50):
+                try:
+                    G.apply(state, seat, text)
+                    accepted = True
+                except IllegalAction:
+                    accepted = False
+                assert accepted == (text in listed), (text, seat, G.dump(state))
+                checked += 1
+        for viewer in [None, *state["seats"]]:
+            check_view(G, state, viewer)
+        return rnd.choice(actions)
+
+    rnd = random.Random(5)
     for seed in range(4):
-        seats = PLAYERS[: 2 + seed % 4]
-        state = G.new(seats, seed)
-        for _ in range(150):
-            if G.result(state) is not None:
-                break
-            seat = rnd.choice(G.to_act(state))
-            actions = G.legal_actions(state, seat)
-            assert actions and len(actions) == len(set(actions))
-            for a in actions:
-                assert len(a) <= 80 and a == " ".join(a.split())
-                assert a.lower() == a or " from " in a
-                if a.startswith("canoe"):
-                    assert parse_move(a).text() == a
-                after = G.apply(state, seat, a)
-                assert_gems_accounted(after)
-                assert G.describe(state, seat, a, after)
-            if state["phase"] == "act":
-                listed = set(actions)
-                for text in _candidate_texts(rnd, 50):
-                    try:
-                        G.apply(state, seat, text)
-                        accepted = True
-                    except IllegalAction:
-                        accepted = False
-                    assert accepted == (text in listed), (text, seat, G.dump(state))
-                    checked += 1
-            for viewer in [None, *seats]:
-                check_view(G, state, viewer)
-            state = G.apply(state, seat, rnd.choice(actions))
+        play(G, G.new(PLAYERS[: 2 + seed % 4], seed), rnd, 150, checked_turn)
     assert checked > 1000
 
 
 def test_hidden_choices_never_reach_other_views_or_the_log():
     """Through whole games: while a card is chosen but not revealed, no other viewer's view and no log line
     changes if the card were any other the player could have chosen."""
+    def checked_turn(game, state, seat, rnd):
+        if state["phase"] == "choose" and len(G.legal_actions(state, seat)) > 1:
+            outcomes = set()
+            for a in G.legal_actions(state, seat):
+                after = G.apply(state, seat, a)
+                others = [json.dumps(G.view(after, v), sort_keys=True) for v in [None, *state["seats"]] if v != seat]
+                outcomes.add((tuple(others), G.describe(state, seat, a, after)))
+                assert G.private_actions(state, seat)
+            reveals_own = G.to_act(state) == [seat] and state["buoy"] == seat   # the last choice reveals
+            assert len(outcomes) == (len(G.legal_actions(state, seat)) if reveals_own else 1)
+        return rnd.choice(PURPOSEFUL.legal_actions(state, seat))
+
     for seed in range(8):
-        seats = PLAYERS[: 2 + seed % 4]
-        rnd = random.Random(seed)
-        state = G.new(seats, seed)
-        for _ in range(200):
-            if G.result(state) is not None:
-                break
-            seat = rnd.choice(G.to_act(state))
-            actions = PURPOSEFUL.legal_actions(state, seat)
-            if state["phase"] == "choose" and len(G.legal_actions(state, seat)) > 1:
-                outcomes = set()
-                for a in G.legal_actions(state, seat):
-                    after = G.apply(state, seat, a)
-                    others = [json.dumps(G.view(after, v), sort_keys=True) for v in [None, *seats] if v != seat]
-                    outcomes.add((tuple(others), G.describe(state, seat, a, after)))
-                    assert G.private_actions(state, seat)
-                reveals_own = G.to_act(state) == [seat] and state["buoy"] == seat   # the last choice reveals
-                assert len(outcomes) == (len(G.legal_actions(state, seat)) if reveals_own else 1)
-            state = G.apply(state, seat, rnd.choice(actions))
+        play(G, G.new(PLAYERS[: 2 + seed % 4], seed), random.Random(seed), 200, checked_turn)

@@ -1,0 +1,179 @@
+"""Teahouse's tables as one SQLAlchemy ``MetaData``: what the queries of ``table/store.py`` read and write,
+for SQLite and PostgreSQL alike.
+
+This is the schema at the newest Alembic revision (``table/migrations/versions``); the revisions themselves
+say how a database gets there and never import this module (a revision stays as it was written). Game
+states, options, results and the list of waiting seats are JSON kept as text, as they always were.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    UniqueConstraint,
+    text,
+)
+
+# ids: INTEGER PRIMARY KEY (the rowid, AUTOINCREMENT) on SQLite, BIGSERIAL on PostgreSQL
+Id = BigInteger().with_variant(Integer(), "sqlite")
+OPEN = "status IN ('lobby', 'running')"
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", Id, primary_key=True),
+    Column("guild", Text),
+    Column("channel", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("options", Text, nullable=False, server_default="{}"),
+    Column("status", Text, CheckConstraint("status IN ('lobby', 'running', 'finished', 'abandoned')"),
+           nullable=False),
+    Column("host", Text, nullable=False),
+    Column("seed", BigInteger),
+    Column("state", Text),
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("created_at", Double, nullable=False),
+    Column("updated_at", Double, nullable=False),
+    Column("parent_channel", Text),
+    Column("result", Text),
+    Column("waiting", Text, nullable=False, server_default="[]"),
+    Column("rules", Integer),          # the rules version the game started under (#26); None in the lobby
+    Index("games_one_open_per_channel", "channel", unique=True, sqlite_where=text(OPEN),
+          postgresql_where=text(OPEN)),
+    Index("games_by_guild", "guild", "status"),
+    Index("games_by_channel", "channel", "id"),
+    sqlite_autoincrement=True,
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("position", Integer, nullable=False),
+    Column("user_id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("is_bot", Integer, nullable=False, server_default="0"),
+    Index("seats_by_user", "user_id"),
+)
+
+actions = Table(       # append-only: triggers refuse UPDATE and DELETE (revision 0001)
+    "actions", metadata,
+    Column("id", Id, primary_key=True),
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Text, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("line", Text, nullable=False),
+    Column("at", Double, nullable=False),
+    UniqueConstraint("game_id", "seq"),
+    sqlite_autoincrement=True,
+)
+
+settings = Table(
+    "settings", metadata,
+    Column("guild", Text, primary_key=True),
+    Column("reminder_hours", Double, nullable=False, server_default="4"),
+    Column("deadline_hours", Double, nullable=False, server_default="24"),
+    Column("deadline_action", Text, CheckConstraint("deadline_action IN ('vote', 'skip', 'remove')"),
+           nullable=False, server_default="vote"),
+    Column("threads", Integer, nullable=False, server_default="0"),
+    Column("mention", Integer, nullable=False, server_default="1"),
+)
+
+notify = Table(
+    "notify", metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("dm", Integer, nullable=False, server_default="0"),
+)
+
+timers = Table(
+    "timers", metadata,
+    Column("id", Id, primary_key=True),
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", Text, CheckConstraint("kind IN ('reminder', 'deadline', 'limit')"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("due", Double, nullable=False),
+    Column("fired", Double),
+    Index("timers_pending", "due", sqlite_where=text("fired IS NULL"), postgresql_where=text("fired IS NULL")),
+    Index("timers_by_game", "game_id"),      # a move replaces its game's timers
+    sqlite_autoincrement=True,
+)
+
+outbox = Table(        # what the scheduler must still send; a row goes once Discord took every part
+    "outbox", metadata,
+    Column("id", Id, primary_key=True),
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE")),
+    Column("channel", Text, nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("parts_done", Integer, nullable=False, server_default="0"),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("created_at", Double, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+results = Table(       # one row per person per ended game: /stats and /leaderboard
+    "results", metadata,
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("guild", Text),
+    Column("game", Text, nullable=False),
+    Column("user_id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("outcome", Text, CheckConstraint("outcome IN ('win', 'loss', 'abandoned')"), nullable=False),
+    Column("ended_at", Double, nullable=False),
+    Index("results_by_user", "user_id", "guild", "game"),
+    Index("results_by_board", "guild", "game", "user_id"),
+    Index("results_latest", "user_id", "guild", "ended_at"),
+)
+
+locales = Table(       # the language of a server (guild:<id>) or user (user:<id>), for what is said unprompted
+    "locales", metadata,
+    Column("who", Text, primary_key=True),
+    Column("locale", Text, nullable=False),
+)
+
+ratings = Table(       # a skill rating per player (or computer level, cpu:<level>), game and server ('' for DMs)
+    "ratings", metadata,
+    Column("guild", Text, primary_key=True),
+    Column("game", Text, primary_key=True),
+    Column("player", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    Column("score", Double, nullable=False),          # mu - 3 sigma, the conservative estimate shown
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("updated_at", Double, nullable=False),
+    Index("ratings_board", "guild", "game", "score"),
+    Index("ratings_of_player", "player", "guild"),
+)
+
+rating_changes = Table(   # what each rated game did to each rating, in the order it was done (table/ratings.py)
+    "rating_changes", metadata,
+    Column("id", Id, primary_key=True),
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("guild", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("player", Text, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu_before", Double, nullable=False),
+    Column("sigma_before", Double, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    Column("ended_at", Double, nullable=False),
+    UniqueConstraint("game_id", "player"),
+    Index("rating_changes_of_player", "player", "guild", "game", "id"),
+    sqlite_autoincrement=True,
+)
+
+# every table, parents first (the order a copy inserts them in)
+TABLES = tuple(t.name for t in metadata.sorted_tables)
+# the tables whose ids a sequence (PostgreSQL) or AUTOINCREMENT (SQLite) hands out
+SEQUENCED = ("games", "actions", "timers", "outbox", "rating_changes")

@@ -1,0 +1,122 @@
+"""Bringing a database's schema up to date on open, with Alembic (the revisions in ``table/migrations``).
+
+- One revision chain for SQLite and PostgreSQL: 0001 … 0005 are the five schema versions Teahouse had before
+  Alembic, so a database at SQLite ``PRAGMA user_version`` k or PostgreSQL ``schema_version`` k (and no
+  ``alembic_version``) is stamped at revision k — *adopted* — and then upgraded, losing nothing.
+- Every pending revision runs in one transaction: all of them, or none (SQLite and PostgreSQL both change
+  their schema transactionally). On PostgreSQL an advisory lock makes processes that start at once migrate one
+  at a time; on SQLite BEGIN IMMEDIATE does.
+- Before a SQLite file that holds a Teahouse schema is upgraded, it is copied beside itself with SQLite's
+  backup API: ``teahouse.db.before-0005.bak`` (the file was at revision 0005), or for a file from before Alembic
+  ``teahouse.db.before-user_version-3.bak``; docs/store.md says how to restore it.
+- The legacy number is kept in step (SQLite ``user_version``, PostgreSQL's ``schema_version`` table, both the
+  revision's number), so a Teahouse from before Alembic refuses a newer database instead of misreading it.
+- Refused before anything is written: a revision this code does not know, or a legacy number above the newest
+  revision (a newer Teahouse wrote it), and tables without any Teahouse schema (a foreign database).
+
+To add a revision: ``alembic -c table/migrations/alembic.ini revision --rev-id 0008 -m "what changes"``, then
+write its ``upgrade()`` with ``op.`` calls (``op.get_bind().dialect.name`` for what differs by database) and
+bump ``SCHEMA_VERSION`` in table/store.py; the bot applies it on its next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import sqlite3
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+
+from .dialects import StoreError
+
+log = logging.getLogger("teahouse.store")
+HERE = Path(__file__).resolve().parent / "migrations"
+
+
+@functools.lru_cache(maxsize=1)
+def scripts() -> ScriptDirectory:
+    return ScriptDirectory(str(HERE))
+
+
+def _config(sync_conn=None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(HERE))
+    config.attributes["connection"] = sync_conn
+    return config
+
+
+def current_revision(sync_conn) -> str | None:
+    return MigrationContext.configure(sync_conn).get_current_revision()
+
+
+def _look(sync_conn) -> tuple[set[str], str | None]:
+    return set(inspect(sync_conn).get_table_names()), current_revision(sync_conn)
+
+
+def _run(sync_conn, legacy: int, target: str) -> str | None:
+    """Adopt a database from before Alembic at its legacy number, then upgrade it to ``target``."""
+    revision = current_revision(sync_conn)
+    if revision is None and legacy:
+        command.stamp(_config(sync_conn), f"{legacy:04d}")
+    if revision is None or revision != scripts().get_current_head() or target != "head":
+        command.upgrade(_config(sync_conn), target)
+    return current_revision(sync_conn)
+
+
+def _known(revision: str) -> bool:
+    return any(s.revision == revision for s in scripts().walk_revisions())
+
+
+async def upgrade(store, target: str = "head") -> None:
+    """Check, back up and upgrade ``store``'s database (see the module's docstring)."""
+    side, head = store.side, scripts().get_current_head()
+    async with side.connection("read") as conn:
+        tables, revision = await conn.run_sync(_look)
+        legacy = await side.legacy_version(conn)
+        if revision is not None and not _known(revision):
+            raise StoreError(side.newer(revision, head))
+        if revision is None and legacy > int(head):
+            raise StoreError(side.newer(legacy, int(head)))
+        if revision is None and not legacy and side.foreign_tables(tables):
+            raise StoreError(side.foreign())
+        await side.prepare(conn)
+    if side.name == "sqlite" and (revision or legacy) and revision != head:
+        await backup(side.path, f"before-{revision}" if revision else f"before-user_version-{legacy}")
+    async with side.connection("write") as conn:       # the write also shows a read-only file or folder
+        await side.lock_for_migration(conn)
+        legacy = await side.legacy_version(conn)       # another process may have migrated meanwhile
+        now = await conn.run_sync(_run, legacy, target)
+        await side.set_legacy_version(conn, int(now or 0))
+    if now != revision:
+        was = revision or (f"user_version {legacy}" if legacy else "nothing: a new database")
+        log.info("the database %s is at revision %s (it was at %s)", side.path, now, was)
+
+
+async def backup(path: str, suffix: str) -> Path:
+    """Copy the SQLite file ``path`` beside itself (``<path>.<suffix>.bak``, or ``.<suffix>.2.bak`` … if
+    that exists) with SQLite's backup API: a consistent copy, WAL included, even while it is open."""
+    def copy() -> Path:
+        source = Path(path)
+        target = source.with_name(f"{source.name}.{suffix}.bak")
+        n = 2
+        while target.exists():
+            target, n = source.with_name(f"{source.name}.{suffix}.{n}.bak"), n + 1
+        src, dst = sqlite3.connect(f"file:{source}?mode=ro", uri=True), sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+        return target
+
+    if path.startswith("file:") or path == ":memory:":
+        return Path(path)
+    target = await asyncio.to_thread(copy)
+    log.info("copied %s to %s before upgrading its schema", path, target)
+    return target

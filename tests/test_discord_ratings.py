@@ -1,0 +1,70 @@
+"""End to end (issue #27): a whole game through the fake Discord ends with each player's new rating and a
+Rematch button that still works after a restart; the rematch is one table however many click; /leaderboard,
+/stats and /profile answer by rating."""
+
+import pytest
+
+from cogs.runner import TeahouseBot
+from engine import GAMES
+from table import Store, TableService
+from tests.fakediscord import FakeDiscord
+from tests.support import answer
+from tests.test_discord_italian import play
+
+pytestmark = pytest.mark.skipif("wassamasaw" not in GAMES, reason="needs the Wassamasaw engine")
+
+
+def make_bot(path):
+    store = Store(path)
+    return TeahouseBot(store, service=TableService(store, render=False))
+
+
+async def test_a_whole_game_ends_rated_and_the_rematch_button_reopens_the_table(tmp_path):
+    game = GAMES["wassamasaw"]
+    db = tmp_path / "bot.db"
+    async with FakeDiscord() as fake:
+        uid = {n: str(fake.user(n).id) for n in ("alice", "bob", "carol")}
+        names = {v: k for k, v in uid.items()}
+        channel = str(fake.channel("general").id)
+        bot = make_bot(db)
+        async with fake.run(bot):
+            lobby = await answer(await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"}))
+            assert "rated: off" in lobby.content
+            joined = await answer(await fake.click("bob", lobby, label="Join"))
+            assert "rated: on" in joined.content
+            msg = await answer(await fake.click("alice", joined, label="Start"))
+            seats = [s.user_id for s in (await bot.store.open_game(channel)).seats]
+            for _step in range(400):
+                row = await bot.store.open_game(channel)
+                if row is None:
+                    break
+                msg = await play(fake, names[game.to_act(game.load(row.state))[0]], msg)
+            ended = await bot.store.latest_game(channel)
+            assert ended.status == "finished"
+            last = msg.content.splitlines()[-1]
+            assert last.startswith("Ratings: ") and "(+" in last and "(-" in last, msg.content
+            assert "Rematch" in {b["label"] for b in msg.buttons()}
+            final = msg
+
+        async with fake.run(make_bot(db)):          # after a restart, the old message's button still answers
+            refused = await answer(await fake.click("carol", final, label="Rematch"))
+            assert refused.ephemeral and "Only the players" in refused.content
+            r = await answer(await fake.click("bob", final, label="Rematch"))
+            assert not r.ephemeral and "asks for a rematch" in r.content and f"<@{uid['alice']}>" in r.content
+            assert "Join" in {b["label"] for b in r.buttons()}
+            again = await answer(await fake.click("alice", final, label="Rematch"))      # joins, no second table
+            assert not again.ephemeral and "joined" in again.content
+            store = Store(db)
+            async with store:
+                tables = await store.games(("lobby",))
+                assert len(tables) == 1 and tables[0].id != ended.id
+                assert [s.user_id for s in tables[0].seats] == seats[1:] + seats[:1]     # someone else first
+
+            board = await answer(await fake.slash("carol", "general", "leaderboard", options={"game": "wassamasaw"}))
+            assert board.content.startswith("**Wassamasaw** leaderboard\n1. ") and "(1 game)" in board.content
+            stats = await answer(await fake.slash("carol", "general", "stats", options={"user": "alice"}))
+            assert "Wassamasaw: rating 1" in stats.content and "Streak: 1" in stats.content
+            card = await answer(await fake.slash("carol", "general", "profile", options={"user": "bob"}))
+            assert not card.ephemeral and card.attachments and card.attachments[0].image().format == "PNG"
+            assert "Wassamasaw" in (card.attachments[0].description or "")
+    assert not fake.errors, fake.errors

@@ -225,18 +225,14 @@ class SqliteSide(Side):
         self.read_lock = asyncio.Lock()
 
     async def close(self) -> None:
-        for name in ("reader", "conn"):
-            conn = getattr(self, name, None)
+        """The connections, then their engines; each at most once, whatever fails."""
+        for name, ending in (("reader", "close"), ("conn", "close"), ("reader_engine", "dispose"),
+                             ("engine_", "dispose")):
+            held = getattr(self, name, None)
             setattr(self, name, None)
-            if conn is not None:
+            if held is not None:
                 with contextlib.suppress(Exception):
-                    await conn.close()
-        for name in ("reader_engine", "engine_"):
-            engine = getattr(self, name, None)
-            setattr(self, name, None)
-            if engine is not None:
-                with contextlib.suppress(Exception):
-                    await engine.dispose()
+                    await getattr(held, ending)()
 
     @property
     def closed(self) -> bool:

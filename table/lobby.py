@@ -304,7 +304,11 @@ class Lobby:
                 return Reply(game_id=row.id, version=row.version, status=row.status,
                              private=[Private(user.id, _("Abandon this game for everyone? It cannot be undone. "
                                                          "Confirm to go ahead."))])
-            row = await ctx.store.set_status(row, "abandoned", now=ctx.clock())
+            seat = row.seat_of(user.id)
+            left = None        # a seated person who abandons a started game places last (issue #27)
+            if row.status == "running" and seat is not None and not seat.is_bot:
+                left = {"winners": [s.user_id for s in row.seats if s.user_id != user.id], "abandoned_by": user.id}
+            row = await ctx.store.set_status(row, "abandoned", now=ctx.clock(), result=left)
         log.info("game %s: abandoned by %s", row.id, user.id)
         title = GAMES[row.game].title if row.game in GAMES else row.game
         return Reply(text=_("{name} abandoned the game of {title}. The channel is free for a new one.",

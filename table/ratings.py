@@ -23,7 +23,10 @@ How a game is rated:
 - Each computer level is a rated entity per game and per server (``cpu:easy``, ``cpu:medium``, ``cpu:hard``),
   updated like anyone else; the leaderboard shows them as reference rows. Two computers of one level at a
   table are rated as two players from the same rating; the level then keeps the mean of their new ratings.
-- A game abandoned before its end (``/game abandon``, or a lobby closed) is not rated: nobody's rating changes.
+- A player who abandons a started game (``/game abandon`` by a seated person) places last and everyone else
+  shares first place: leaving a game that is going badly never saves a rating. The table service stores such
+  a game's result as ``{"winners": [the others], "abandoned_by": seat}``. A game abandoned by a host who is
+  not seated, or a lobby closed, is not rated.
 - A table rates its game when its ``rated`` option is on. Unless the host set it, it is on when at least two
   people are seated at the start (computers do not count), off otherwise. An unrated game changes nobody.
 
@@ -172,11 +175,16 @@ class Rated:
     names: dict[str, str]
 
 
+def counts(status: str, result: dict | None) -> bool:
+    """Is an ended game rated at all: finished with a result, or abandoned by one of its players."""
+    return bool(result) and (status == "finished" or (status == "abandoned" and "abandoned_by" in result))
+
+
 def plan(guild: str | None, game: str, options: dict, status: str, result: dict | None, seats_: list,
          ended_at: float, ratings_now) -> Rated | None:
     """The rating of one ended game (None when it is not rated); ``ratings_now(entities)`` gives the current
     ratings of the entities at the table."""
-    if status != "finished" or not result or not is_rated(options, seats_):
+    if not counts(status, result) or not is_rated(options, seats_):
         return None
     units = standings(result, seats_)
     entity_of = {s.user_id: entity(s.user_id, s.name, bool(s.is_bot)) for s in seats_}
@@ -251,14 +259,14 @@ HISTORY = (select(rating_changes.c.game, rating_changes.c.mu, rating_changes.c.s
 # every rating, in key order (what a rebuild must give back exactly)
 EVERY_RATING = select(ratings).order_by(ratings.c.guild, ratings.c.game, ratings.c.player)
 
-# rebuild: every finished game, its seats, and the order the games were rated in
+# rebuild: every ended game, its seats, and the order the games were rated in (plan() keeps the rated ones)
 REBUILD_GAMES = (select(games.c.id, games.c.guild, games.c.game, games.c.options, games.c.status, games.c.result,
                         games.c.updated_at, func.min(rating_changes.c.id).label("rated"))
                  .select_from(games.outerjoin(rating_changes, rating_changes.c.game_id == games.c.id))
-                 .where(games.c.status == "finished", games.c.state.is_not(None))
+                 .where(games.c.status.in_(("finished", "abandoned")), games.c.state.is_not(None))
                  .group_by(games.c.id))
 REBUILD_SEATS = (select(seats.c.game_id, seats.c.user_id, seats.c.name, seats.c.is_bot)
-                 .where(seats.c.game_id.in_(select(games.c.id).where(games.c.status == "finished")))
+                 .where(seats.c.game_id.in_(select(games.c.id).where(games.c.status.in_(("finished", "abandoned")))))
                  .order_by(seats.c.game_id, seats.c.position))
 
 
@@ -271,7 +279,7 @@ async def rate_game(conn, dialect: str, game_id: int) -> None:
     """Rate the game that just ended (in the transaction that ended it): nothing for an unrated or abandoned
     game, or one already rated. The entities' rating rows are created if new, then locked in one order."""
     row = (await conn.execute(ENDED_GAME, {"game_id": game_id})).first()
-    if row is None or row.status != "finished" or not row.started:
+    if row is None or not row.started or not counts(row.status, json.loads(row.result) if row.result else None):
         return
     if (await conn.execute(RATED_ALREADY, {"game_id": game_id})).first() is not None:
         return

@@ -436,15 +436,18 @@ class Store:
                        result=result if result is not None else game.result,
                        seats=list(seats) if seats is not None else game.seats, waiting=list(waiting))
 
-    async def set_status(self, game: GameRow, status: str, *, now: float) -> GameRow:
+    async def set_status(self, game: GameRow, status: str, *, now: float, result: dict | None = None) -> GameRow:
+        """A new status (an abandoned game, a closed lobby); ``result`` is stored with it when given."""
         async def work(conn):
-            await self._bump(conn, game, now, status=status, waiting="[]")
+            extra = {"result": json.dumps(result, sort_keys=True)} if result is not None else {}
+            await self._bump(conn, game, now, status=status, waiting="[]", **extra)
             if status not in OPEN_STATUSES:
                 await self._set_timers(conn, game.id, game.version + 1, ())
                 await conn.execute(self.sql.write_results, {"game_id": game.id})
                 await rate_game(conn, self.side.name, game.id)
         await self._transaction(work)
-        return replace(game, status=status, version=game.version + 1, updated_at=now, waiting=[])
+        return replace(game, status=status, version=game.version + 1, updated_at=now, waiting=[],
+                       result=result if result is not None else game.result)
 
     async def _bump(self, conn, game: GameRow, now: float, **columns) -> None:
         """The version-checked update of a game: nothing, and VersionConflict, if someone got there first."""

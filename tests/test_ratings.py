@@ -58,7 +58,7 @@ async def end(store, seats, result, *, channel="c", guild="g", options=None, now
                                 now=1)
     g = await store.start_game(g, seats=seats, seed=1, state="{}", now=2)
     if status == "abandoned":
-        return await store.set_status(g, "abandoned", now=now)
+        return await store.set_status(g, "abandoned", now=now, result=result)
     return await store.record_moves(g, [], "{}", now=now, status="finished", result=result)
 
 
@@ -86,13 +86,23 @@ async def test_unrated_and_abandoned_games_change_nobody(any_store):
     store = any_store
     g1 = await end(store, [ALICE, BOB], {"winners": ["alice"]}, options={"rated": False})
     g2 = await end(store, [ALICE, Seat("cpu-1", "Computer 1 (hard)", True)], {"winners": ["alice"]}, channel="c2")
-    g3 = await end(store, [ALICE, BOB], None, channel="c3", status="abandoned")
+    g3 = await end(store, [ALICE, BOB], None, channel="c3", status="abandoned")     # by a host who is not seated
     for g in (g1, g2, g3):
         assert await R.changes_of(store, g.id) == []
     assert await R.board(store, "g", "pebbles") == []
     g4 = await end(store, [ALICE, Seat("cpu-1", "Computer 1 (hard)", True)], {"winners": ["cpu-1"]}, channel="c4",
                    options={"rated": True})
     assert {c.player for c in await R.changes_of(store, g4.id)} == {"alice", "cpu:hard"}
+
+
+async def test_a_player_who_abandons_places_last(any_store):
+    """Issue #27: abandoning a game that goes badly never saves a rating; the others share first place."""
+    store = any_store
+    g = await end(store, [ALICE, BOB, CAROL], {"winners": ["bob", "carol"], "abandoned_by": "alice"},
+                  status="abandoned")
+    changes = {c.player: c for c in await R.changes_of(store, g.id)}
+    assert changes["alice"].place == 2 and changes["bob"].place == changes["carol"].place == 1
+    assert changes["alice"].delta < 0 < changes["bob"].delta
 
 
 async def test_two_games_ending_at_once_for_one_player_both_count_and_rebuild_matches(db_target):
@@ -132,8 +142,11 @@ async def test_rebuild_gives_exactly_the_live_numbers(any_store):
         if n == 4 and i % 2:
             ids = [s.user_id for s in seats]
             result["teams"] = [[ids[0], ids[2]], [ids[1], ids[3]]]
+        status = "finished"
+        if i % 6 == 1:                  # a seated player abandoned it
+            status, result = "abandoned", {"winners": [s.user_id for s in seats[1:]], "abandoned_by": seats[0].user_id}
         await end(store, seats, result, channel=f"c{i}", guild=rnd.choice(["g", None]), now=100 + i // 3,
-                  options={"rated": i % 11 != 0})
+                  options={"rated": i % 11 != 0}, status=status)
     live = {(g, k): await R.board(store, g, "pebbles", 100) for g in ("g", None) for k in ("pebbles",)}
     history = await R.history(store, "alice", "g")
     every = [tuple(r) for r in await store.select(R.EVERY_RATING)]

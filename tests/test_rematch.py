@@ -155,3 +155,15 @@ async def test_the_console_rematches_and_shows_a_card(svc, tmp_path):
     text = "\n".join(map(str, out))
     assert "bob asks for a rematch of Pebbles" in text and "Player card of alice." in text
     assert (tmp_path / "img" / "profile.png").exists()
+
+
+async def test_the_host_who_abandons_a_rated_game_places_last(any_svc):
+    """Issue #27: a seated player who abandons places last; the others share first place."""
+    svc = any_svc
+    await svc.open_table(HERE, ALICE, "pebbles", {"rounds": 3})
+    await svc.join(HERE, BOB)
+    await svc.start(HERE, ALICE)
+    r = await svc.abandon(HERE, ALICE, confirm=True)
+    assert r.ok and r.status == "abandoned"
+    changes = {c.player: c for c in await R.changes_of(svc.store, r.game_id)}
+    assert changes["alice"].place == 2 and changes["bob"].place == 1 and changes["alice"].delta < 0

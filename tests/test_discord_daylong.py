@@ -124,5 +124,6 @@ async def test_threads_reminders_deadline_buttons_and_records(tmp_path):
             r = await fake.slash("carol", "general", "stats", options={"user": "alice"})
             assert "abandoned" in r.content and not r.ephemeral
             r = await fake.slash("carol", "general", "leaderboard", options={"game": "wassamasaw"})
-            assert "Nobody has finished" in r.content
+            # a seated player who abandons places last (issue #27): the game is rated, alice below bob
+            assert r.content.index("Bob") < r.content.index("Alice") and "(1 game)" in r.content
     assert not fake.errors, fake.errors

@@ -61,7 +61,9 @@ def _finish(seeds):
 
 def test_G1_to_G8_a_thousand_seeded_games_finish_with_all_35_gems_accounted_for():
     seeds = list(range(1000))
-    with get_context("fork").Pool(2) as pool:
+    # forkserver, not fork: a forked pytest process can inherit a lock held by one of its threads (a database
+    # connection's, a pool's) and hang; the fork server starts clean
+    with get_context("forkserver").Pool(2) as pool:
         results = [r for chunk in pool.map(_finish, [seeds[0::2], seeds[1::2]]) for r in chunk]
     assert sorted(r[0] for r in results) == seeds
     for seed, _rounds, winners, qualified in results:

@@ -30,8 +30,8 @@ Petition ``petition SEAT``, ``ask N`` and everybody's ``vote yes`` / ``vote no``
 Rulings of RULES.md this module implements, with the decisions taken where the rulebook and RULES.md are
 silent (each is tested in tests/test_wurrm*.py):
 
-- Z2 Start spaces in play (ruling, issue #14): with five or six players all six; with fewer, the four with
-  the shortest race (``open_starts``; on the recommended board a1, a3, a4, a6 — a2 and a5 lie a step behind
+- Z2 Start spaces in play (ruling, issue #14): with six players all six; with fewer, the max(players, 4)
+  with the shortest race (``open_starts``; on the recommended board a1, a3, a4, a6 — a2 and a5 lie a step behind
   and hold 3 gems to make up for it when they are needed).
 - Z4 Setup (ruling, issue #14): placement goes in REVERSE turn order (the last player places first and
   picks from the Start spaces in play), and each player takes its Start space's 1–3 gems plus
@@ -631,7 +631,7 @@ SEAT_BONUS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 1, 1, 2), 5: (0, 1, 1, 2, 2), 6: (
 SEAT_BONUS_2 = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 1, 2), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
 
 
-def open_starts(board: Board, players: int, rules: int = 1) -> list[str]:
+def open_starts(board: Board, players: int) -> list[str]:
     """Z2 (decided, issue #14): the Start spaces in play. With six players all six; with fewer, the
     max(players, 4) Start spaces with the shortest race (``race_turns``, ties by name) — on the recommended
     board a1, a3, a4 and a6, which step straight onto a wing, while a2 and a5 lie a step behind them and are
@@ -755,7 +755,7 @@ class Wurrm(Game):
             Rng(state).below(1)     # the draw's one number: the dice that follow are those the game rolled
         if now.get("layout") and now["layout"] != state["layout"]:
             state["layout"] = [list(p) for p in now["layout"]]
-            state["starts"] = open_starts(board_for(layout_key(state["layout"])), len(state["seats"]), rules)
+            state["starts"] = open_starts(board_for(layout_key(state["layout"])), len(state["seats"]))
         return state
 
     def setup(self, state: State, rng: Rng) -> None:
@@ -764,7 +764,7 @@ class Wurrm(Game):
         layout = random_layout(rng, len(seats), state["rules"]) if random else default_layout()
         state.update(
             layout=layout,
-            starts=open_starts(board_for(layout_key(layout)), len(seats), state["rules"]),
+            starts=open_starts(board_for(layout_key(layout)), len(seats)),
             phase="place",
             actor=seats[-1],
             turn=seats[0],

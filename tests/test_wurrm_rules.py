@@ -88,13 +88,13 @@ def test_Z4_issue26_rules_2_seat_gems_as_ruled():
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_Z2_issue26_start_spaces_in_play_by_rules_version(n):
-    """Ruling Z2 (issue #26): the Start spaces in play are as ruled under each version."""
+    """Ruling Z2 (issue #26): the Start spaces in play are the same under both versions."""
     for rules in (1, 2):
         state = G.new([str(i) for i in range(n)], 5, rules=rules)
-        assert state["starts"] == open_starts(BOARD, n, rules)
+        assert state["starts"] == open_starts(BOARD, n)
         offered = {a.split()[1] for a in G.legal_actions(state, G.to_act(state)[0])}
         assert offered == set(state["starts"])
-    assert open_starts(BOARD, n, 1) == ([s for s in BOARD.starts if s not in ("a2", "a5")] if n <= 4 else
+    assert open_starts(BOARD, n) == ([s for s in BOARD.starts if s not in ("a2", "a5")] if n <= 4 else
                                         [s for s in BOARD.starts if n == 6 or s != "a5"])
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import sqlite3
 from pathlib import Path
 
 from alembic import command
@@ -33,6 +32,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
+from .backup import copy
 from .dialects import StoreError
 
 log = logging.getLogger("teahouse.store")
@@ -101,22 +101,17 @@ async def upgrade(store, target: str = "head") -> None:
 async def backup(path: str, suffix: str) -> Path:
     """Copy the SQLite file ``path`` beside itself (``<path>.<suffix>.bak``, or ``.<suffix>.2.bak`` … if
     that exists) with SQLite's backup API: a consistent copy, WAL included, even while it is open."""
-    def copy() -> Path:
+    def make() -> Path:
         source = Path(path)
         target = source.with_name(f"{source.name}.{suffix}.bak")
         n = 2
         while target.exists():
             target, n = source.with_name(f"{source.name}.{suffix}.{n}.bak"), n + 1
-        src, dst = sqlite3.connect(f"file:{source}?mode=ro", uri=True), sqlite3.connect(target)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-            src.close()
+        copy(source, target)
         return target
 
     if path.startswith("file:") or path == ":memory:":
         return Path(path)
-    target = await asyncio.to_thread(copy)
+    target = await asyncio.to_thread(make)
     log.info("copied %s to %s before upgrading its schema", path, target)
     return target

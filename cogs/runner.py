@@ -20,13 +20,13 @@ from table import Store, TableService, open_store, rendering
 from table.shards import Shards
 from table.store import StoreError
 
-from . import ui
+from . import shutdown, ui
 
 log = logging.getLogger("teahouse")
 
 COG_DIR = Path(__file__).resolve().parent
 TOKEN = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")   # three parts; no spaces or newlines
-NOT_COGS = {"runner", "ui", "common"}
+NOT_COGS = {"runner", "ui", "common", "shutdown"}
 
 
 def cog_modules() -> list[str]:
@@ -82,6 +82,9 @@ class TeahouseBot(commands.Bot):
         self.service.escape = ui.safe          # names in Discord messages never format or mention
         self.dev_guild = dev_guild
         self.scheduler: asyncio.Task | None = None
+        self.scheduler_busy = False          # in a pass (firing, sending): a stop lets it finish
+        self.gate = shutdown.Gate()          # interactions in flight; closed when the bot stops
+        self.left_running = 0                # what still ran when the bot stopped waiting for it
         self.tick = 60.0   # the longest the scheduler sleeps; it wakes sooner for a due timer
 
     async def setup_hook(self) -> None:
@@ -92,6 +95,7 @@ class TeahouseBot(commands.Bot):
         for name in cog_modules():
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error
+        self.tree.interaction_check = self.admit
         self.scheduler = asyncio.create_task(self.run_scheduler(), name="teahouse-scheduler")
         shard_ids = getattr(self, "shard_ids", None)     # a sharded bot: the process on shard 0 syncs, once
         if shard_ids is not None and 0 not in shard_ids:
@@ -105,6 +109,13 @@ class TeahouseBot(commands.Bot):
             synced = await self.tree.sync()
             log.info("synced %d commands globally (Discord may take up to an hour to show them)", len(synced))
 
+    async def admit(self, interaction: discord.Interaction) -> bool:
+        """Let a command or click in, counted as in flight; once the bot stops, answer "restarting" instead."""
+        if self.gate.admit():
+            return True
+        await ui.restarting(interaction)
+        return False
+
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         log.error("command failed in channel %s", interaction.channel_id, exc_info=error)
         await ui.apologize(interaction)
@@ -113,7 +124,8 @@ class TeahouseBot(commands.Bot):
         """Reminders, deadlines and reaction windows: the timers live in the database, so a restart picks
         them up where they were; each fires once (the store claims it before it is sent)."""
         await self.wait_until_ready()
-        while not self.is_closed():
+        while not self.is_closed() and self.gate.open:
+            self.scheduler_busy = True
             try:
                 await self.send_due()
             except Exception:
@@ -123,8 +135,10 @@ class TeahouseBot(commands.Bot):
             except Exception:       # the database is away for a moment (a server restarting): try again later
                 log.exception("the scheduler could not read the next timer; it goes on")
                 nxt = None
+            finally:
+                self.scheduler_busy = False
             delay = self.tick if nxt is None else min(self.tick, max(0.5, nxt - self.service.clock()))
-            await asyncio.sleep(delay)
+            await self.gate.sleep(delay)
 
     async def send_due(self) -> None:
         """Fire what is due into the outbox, then send the outbox (what a crash left unsent goes first)."""
@@ -151,12 +165,8 @@ class TeahouseBot(commands.Bot):
         log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
     async def close(self) -> None:
-        if self.scheduler is not None:
-            self.scheduler.cancel()
-        # Let moves in progress finish: each holds its channel's lock until its transaction commits.
-        for lock in list(self.service._locks.values()):
-            async with lock:
-                pass
+        # new interactions refused; those in flight and the scheduler's pass finish (or are left, counted)
+        self.left_running = await shutdown.drain(self)
         await super().close()
         await self.store.close()
 
@@ -196,7 +206,7 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
     runner = asyncio.create_task(bot.start(token))
     stopper = asyncio.create_task(stopping.wait())
     done, _pending = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-    code = 0
+    code, deadline = 0, None
     if runner in done:
         try:
             runner.result()
@@ -212,6 +222,7 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
             code = 2
     else:
         log.info("shutting down")
+        deadline = shutdown.watchdog()      # exit 0 within STOP_WITHIN seconds, whatever hangs
     stopper.cancel()
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
@@ -224,7 +235,9 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
         await store.close()
     if not runner.done():
         runner.cancel()
-    rendering.stop()
+    rendering.stop(timeout=1.0)
+    if deadline is not None and not bot.left_running:
+        deadline.cancel()       # a clean stop; work left hanging keeps the deadline (asyncio.run would wait)
     return code
 
 

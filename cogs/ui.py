@@ -37,6 +37,7 @@ NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, rep
 
 
 APOLOGY = N_("Sorry, something went wrong on our side. The game is safe; please try again in a moment.")
+RESTARTING = N_("Teahouse is restarting; please try again in a moment.")
 
 
 def to_user(interaction: discord.Interaction):
@@ -55,6 +56,19 @@ async def apologize(interaction: discord.Interaction, text: str | None = None) -
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        pass
+
+
+async def restarting(interaction: discord.Interaction) -> None:
+    """The answer to an interaction that arrives while the bot stops (nothing was done); a suggestion
+    request gets none."""
+    if interaction.type == discord.InteractionType.autocomplete:
+        return
+    with to_user(interaction):
+        text = _(RESTARTING)
+    try:
+        await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         pass
 
@@ -232,6 +246,9 @@ HANDLERS: dict[str, Handler] = {}
 
 
 async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, version: int, arg: str) -> None:
+    admit = getattr(interaction.client, "admit", None)      # the bot's door (closed while it stops)
+    if admit is not None and not await admit(interaction):
+        return
     handler = HANDLERS.get(kind)
     if handler is None:
         with to_user(interaction):

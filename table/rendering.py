@@ -156,18 +156,39 @@ def _reap() -> None:
             _replace(pool)
 
 
-def stop() -> None:
+def stop(timeout: float | None = None) -> None:
+    """Stop the workers once their pictures are drawn; with ``timeout``, those still drawing after that many
+    seconds are killed (a stuck picture never holds up a shutdown)."""
     global _pool
     _stopping.set()
     if _pool is not None:
         pool, _pool = _pool, None
-        pool.shutdown(wait=True, cancel_futures=True)
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=timeout is None, cancel_futures=True)
+        if timeout is not None:
+            end = time.monotonic() + timeout
+            for worker in workers:
+                worker.join(max(0.0, end - time.monotonic()))
+            _kill(workers)
     with _lock:
         waiting = list(_queue.values())
         _queue.clear()
     for slot in waiting:
         for loop, fut in slot.waiters:
             _tell(loop, _settle, fut, None, asyncio.CancelledError())
+
+
+def _kill(workers) -> None:
+    for worker in workers:
+        if worker.is_alive():
+            log.warning("an image worker was still drawing at shutdown; it is stopped")
+            worker.kill()
+
+
+def kill() -> None:
+    """Kill the workers at once (the process is about to end without waiting for anything)."""
+    pool = _pool
+    _kill(list((getattr(pool, "_processes", None) or {}).values()) if pool else [])
 
 
 def worker_pids() -> list[int]:

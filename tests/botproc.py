@@ -6,6 +6,8 @@
 
 DB may be a postgresql:// URL; SHARD_COUNT and SHARD_IDS run it on some shards (like bot.py); POSTS=file appends
 the channel id of every scheduler post Discord accepted to that file (which process sent what).
+SLOW_PICTURE=seconds makes every picture after the first SLOW_SKIP (default 0) wait that long first, in a
+thread, as a stuck drawing would (a move then stays in flight; asyncio cannot cancel the wait).
 
 CRASH: ``post:N`` dies just before the N-th scheduler post reaches Discord (after its timer was claimed and
 its effect stored); ``sent:N`` dies just after Discord accepted the N-th post, before the outbox heard of it.
@@ -13,9 +15,11 @@ its effect stored); ``sent:N`` dies just after Discord accepted the N-th post, b
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sys
+import time
 
 import discord
 import yarl
@@ -59,11 +63,27 @@ def record_posts(path: str) -> None:
     TeahouseBot.notice_to_channel = notice_to_channel
 
 
+def slow_pictures(seconds: float, skip: int) -> None:
+    from table import rendering
+
+    original, drawn = rendering.draw, [0]
+
+    async def draw(job, key=None, order=0):
+        drawn[0] += 1
+        if drawn[0] > skip:
+            await asyncio.to_thread(time.sleep, seconds)
+        return await original(job, key, order)
+
+    rendering.draw = draw
+
+
 def main() -> int:
     discord.http.Route.BASE = os.environ["FAKE_API"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_GATEWAY"])
     if os.environ.get("POSTS"):
         record_posts(os.environ["POSTS"])
+    if os.environ.get("SLOW_PICTURE"):
+        slow_pictures(float(os.environ["SLOW_PICTURE"]), int(os.environ.get("SLOW_SKIP", "0")))
     if os.environ.get("CRASH"):
         arm(os.environ["CRASH"])
     from bot import configure_logging

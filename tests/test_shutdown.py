@@ -128,8 +128,9 @@ async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_exits_0_
         await asyncio.sleep(0.3)
         refused = await fake.slash("carol", "t0", "game status")
         assert refused.ephemeral and "restarting" in refused.content
-        refused = await fake.click("carol", status.message, status.message.buttons()[0]["custom_id"])
-        assert refused.ephemeral and "restarting" in refused.content
+        fake.user("dave").locale = "it"          # each in their own language
+        refused = await fake.click("dave", status.message, status.message.buttons()[0]["custom_id"])
+        assert refused.ephemeral and "si sta riavviando" in refused.content
 
         answered = await move
         message = answered.messages[-1]

@@ -187,6 +187,15 @@ def in_use(conn: sqlite3.Connection) -> bool:
     return False
 
 
+def _read_copy(path: Path) -> sqlite3.Connection:
+    """A connection that reads a copy and leaves nothing beside it: a copy alone is opened immutable (a
+    read-only one would leave -wal and -shm files behind a copy in WAL mode, as upgrade.py's are); one with a
+    -wal file beside it read-only, so SQLite reads what that holds too."""
+    wal = path.with_name(path.name + "-wal")
+    mode = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
+    return sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
+
+
 def restore(copy_path: str | Path, db: str | Path, now: datetime | None = None) -> Path | None:
     """Put the copy ``copy_path`` in place of the database ``db`` (the bot stopped; see the module's
     docstring). Returns where the database it replaced was kept, or None if there was none."""
@@ -195,7 +204,7 @@ def restore(copy_path: str | Path, db: str | Path, now: datetime | None = None) 
     if not chosen.is_file():
         raise BackupError(f"there is no backup at {chosen}")
     try:
-        conn = sqlite3.connect(f"{chosen.resolve().as_uri()}?mode=ro", uri=True)
+        conn = _read_copy(chosen)
         try:
             problems = [row[0] for row in conn.execute("PRAGMA integrity_check")]
             games = teahouse_games(conn)
@@ -225,7 +234,11 @@ def restore(copy_path: str | Path, db: str | Path, now: datetime | None = None) 
                 conn.close()
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-        copy(chosen, incoming)
+        reader = _read_copy(chosen)
+        try:
+            copy(chosen, incoming, connection=reader)
+        finally:
+            reader.close()
         finish(incoming)
         for stale in (target.with_name(target.name + "-wal"), target.with_name(target.name + "-shm")):
             stale.unlink(missing_ok=True)

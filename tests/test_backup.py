@@ -300,3 +300,20 @@ async def test_the_bot_process_continues_every_game_of_a_restored_copy(tmp_path)
             for channel, (_user, _action, version) in turns.items():
                 assert (await store.open_game(str(channel))).version == version + 1
         assert not fake.errors
+
+
+async def test_the_copy_made_before_a_schema_upgrade_restores_and_is_upgraded_again(tmp_path):
+    """README: going back from an upgrade is a restore of its ``.before-<revision>.bak``."""
+    db = tmp_path / "teahouse.db"
+    await (await Store(db).open(revision="0003")).close()
+    await (await Store(db).open()).close()              # the upgrade copies the file beside itself first
+    bak = tmp_path / "teahouse.db.before-0003.bak"
+    assert bak.exists()
+    assert backups.main(["--db", str(db), "--restore", str(bak)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("teahouse.db.before-0003")) == [bak.name]
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0003"
+    conn.close()
+    async with Store(db) as store:                      # upgraded again on open, and usable
+        svc = TableService(store, render=False)
+        assert (await svc.open_table(Where("c", "g"), ALICE, "wagara")).ok

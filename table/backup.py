@@ -72,7 +72,7 @@ def finish(path: Path) -> int:
         games = teahouse_games(conn)
     finally:
         conn.close()
-    with open(path, "rb") as f:
+    with open(path, "rb+") as f:
         os.fsync(f.fileno())
     return games
 

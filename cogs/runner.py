@@ -20,7 +20,7 @@ from table import Store, TableService, open_store, rendering
 from table.shards import Shards
 from table.store import StoreError
 
-from . import ui
+from . import observe, ui
 
 log = logging.getLogger("teahouse")
 
@@ -76,11 +76,13 @@ class TeahouseBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True), **options)
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+                         tree_cls=observe.ObservedTree, **options)
         self.store = store
         self.service = service or TableService(store, escape=ui.safe)
         self.service.escape = ui.safe          # names in Discord messages never format or mention
         self.dev_guild = dev_guild
+        self.metrics = None        # table.metrics.Metrics when METRICS_PORT is set (cogs/observe.py)
         self.scheduler: asyncio.Task | None = None
         self.tick = 60.0   # the longest the scheduler sleeps; it wakes sooner for a due timer
 
@@ -174,7 +176,7 @@ def make_bot(store, *, shards: Shards | None = None, **options) -> TeahouseBot:
 
 
 async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, idle_abandon_hours: float = 24,
-                shards: Shards | None = None) -> int:
+                shards: Shards | None = None, metrics_at: tuple[str, int] | None = None) -> int:
     store = open_store(db_path, shards)     # a SQLite file, or DATABASE_URL's PostgreSQL
     try:
         await store.open()         # before logging in: a database that cannot be used stops us at once
@@ -186,6 +188,14 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
                    service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600, escape=ui.safe))
     if shards is not None:
         log.info("on shards %s of %d", ",".join(map(str, shards.ids)), shards.count)
+    try:
+        metrics = await observe.start_metrics(bot, *metrics_at) if metrics_at else None
+    except OSError as e:            # the port is taken, or the address is not this machine's
+        print(f"teahouse: cannot serve the metrics on {metrics_at[0]}:{metrics_at[1]}: {e.strerror or e}",
+              file=sys.stderr)
+        await store.close()
+        rendering.stop()
+        return 1
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -224,12 +234,14 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
         await store.close()
     if not runner.done():
         runner.cancel()
+    if metrics is not None:
+        await metrics.stop()
     rendering.stop()
     return code
 
 
 def run_discord(token: str, db_path: Path | str, dev_guild: str | None = None, idle_abandon_hours: float = 24,
-                shards: Shards | None = None) -> int:
+                shards: Shards | None = None, metrics_at: tuple[str, int] | None = None) -> int:
     if dev_guild and not dev_guild.isdigit():
         print(f"DEV_GUILD_ID must be a server id (a number), not {dev_guild!r}.")
         return 2
@@ -237,4 +249,4 @@ def run_discord(token: str, db_path: Path | str, dev_guild: str | None = None, i
         print("DISCORD_TOKEN does not look like a bot token (three parts separated by dots). Copy it again from "
               "the Developer Portal: your application → Bot → Reset Token.")
         return 2
-    return asyncio.run(serve(token, db_path, dev_guild, idle_abandon_hours, shards))
+    return asyncio.run(serve(token, db_path, dev_guild, idle_abandon_hours, shards, metrics_at))

@@ -18,13 +18,14 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    text,
     true,
     update,
 )
 from sqlalchemy.types import BigInteger, Integer, Text
 
 from .dialects import ByteOrder, JsonHas, NamesObject, ShardOf, upsert, upsert_from_select
-from .schema import actions, games, locales, notify, outbox, results, seats, settings, timers
+from .schema import OPEN, actions, games, locales, notify, outbox, results, seats, settings, timers
 
 OPEN_STATUSES = ("lobby", "running")
 ENDED = ("finished", "abandoned")
@@ -161,6 +162,20 @@ def results_of(where):
                    where))
 
 
+
+# ----- health and metrics (table/metrics.py): one round trip of indexed counts, read at most every few seconds --
+PING = select(literal(1))
+_UNFIRED = timers.c.fired.is_(None)
+GAUGES = select(
+    # the predicate written as the partial index's own, so the count reads that index alone
+    select(func.count()).select_from(games).where(text(OPEN)).scalar_subquery().label("open_games"),
+    select(func.count()).select_from(timers).where(_UNFIRED, timers.c.due <= _param("now", Double))
+    .scalar_subquery().label("timers_due"),
+    select(func.count()).select_from(timers).where(_UNFIRED, timers.c.due <= _param("late_before", Double))
+    .scalar_subquery().label("timers_late"),
+    select(func.count()).select_from(outbox).scalar_subquery().label("outbox"),
+    select(func.min(outbox.c.created_at)).scalar_subquery().label("outbox_oldest"))
+
 RESULT_COLUMNS = ["game_id", "guild", "game", "user_id", "name", "outcome", "ended_at"]
 
 
@@ -175,7 +190,7 @@ class Statements:
         self.save_dm = upsert(dialect, notify, ["user_id"])
         mine = true() if shards is None else ShardOf(g.c.guild, shards.count).in_(list(shards.ids))
         of_my_games = true() if shards is None else select(g.c.id).where(g.c.id == timers.c.game_id, mine).exists()
-        self.due_timers = (select(*TIMER_COLUMNS).where(timers.c.fired.is_(None), timers.c.due <= _param("now", Double),
+        self.due_timers = (select(*TIMER_COLUMNS).where(_UNFIRED, timers.c.due <= _param("now", Double),
                                                         of_my_games).order_by(timers.c.due, timers.c.id))
         self.next_due = select(func.min(timers.c.due)).where(timers.c.fired.is_(None), of_my_games)
         self.outgoing = (select(outbox).select_from(outbox.outerjoin(g, g.c.id == outbox.c.game_id)).where(mine)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import os
 import pkgutil
 import re
 import signal
@@ -191,8 +192,8 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
     try:
         metrics = await observe.start_metrics(bot, *metrics_at) if metrics_at else None
     except OSError as e:            # the port is taken, or the address is not this machine's
-        print(f"teahouse: cannot serve the metrics on {metrics_at[0]}:{metrics_at[1]}: {e.strerror or e}",
-              file=sys.stderr)
+        reason = os.strerror(e.errno) if e.errno else str(e)
+        print(f"teahouse: cannot serve the metrics on {metrics_at[0]}:{metrics_at[1]}: {reason}", file=sys.stderr)
         await store.close()
         rendering.stop()
         return 1

@@ -7,8 +7,13 @@ database errors), and the deploy/ examples for Prometheus are valid."""
 from __future__ import annotations
 
 import asyncio
+import json
 import math
+import os
 import re
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import aiohttp
@@ -310,3 +315,27 @@ async def test_the_prometheus_scrape_example_and_alert_rules_are_valid(store):
     for rule in alerts.values():
         used = set(re.findall(r"\b(teahouse_[a-z_]+|up)\b", rule["expr"]))
         assert used and used <= exported, (rule["alert"], used - exported)
+
+
+# ----- the bot's process: METRICS_PORT -------------------------------------------------------------------------
+def run_bot(tmp_path, **env) -> subprocess.CompletedProcess:
+    env = dict(os.environ, DISCORD_TOKEN="abc.def.ghi", LOG_LEVEL="INFO", LOG_FORMAT="json", **env)
+    return subprocess.run([sys.executable, "bot.py", "--db", str(tmp_path / "m.db")], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_a_metrics_port_that_is_not_a_number_stops_the_bot_at_once(tmp_path):
+    run = run_bot(tmp_path, METRICS_PORT="ninety")
+    assert run.returncode == 2 and "METRICS_PORT must be a port number" in run.stdout
+    assert not (tmp_path / "m.db").exists()           # before anything was opened
+
+
+def test_a_metrics_port_in_use_stops_the_bot_with_one_line(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        run = run_bot(tmp_path, METRICS_PORT=str(taken.getsockname()[1]), METRICS_HOST="127.0.0.1")
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    *logged, last = run.stderr.strip().splitlines()
+    assert last.startswith("teahouse: cannot serve the metrics on 127.0.0.1:")
+    assert logged and all(json.loads(line)["level"] for line in logged)       # LOG_FORMAT=json: JSON lines

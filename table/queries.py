@@ -162,7 +162,6 @@ def results_of(where):
                    where))
 
 
-
 # ----- health and metrics (table/metrics.py): one round trip of indexed counts, read at most every few seconds --
 PING = select(literal(1))
 _UNFIRED = timers.c.fired.is_(None)
@@ -175,6 +174,7 @@ GAUGES = select(
     .scalar_subquery().label("timers_late"),
     select(func.count()).select_from(outbox).scalar_subquery().label("outbox"),
     select(func.min(outbox.c.created_at)).scalar_subquery().label("outbox_oldest"))
+
 
 RESULT_COLUMNS = ["game_id", "guild", "game", "user_id", "name", "outcome", "ended_at"]
 
@@ -190,7 +190,7 @@ class Statements:
         self.save_dm = upsert(dialect, notify, ["user_id"])
         mine = true() if shards is None else ShardOf(g.c.guild, shards.count).in_(list(shards.ids))
         of_my_games = true() if shards is None else select(g.c.id).where(g.c.id == timers.c.game_id, mine).exists()
-        self.due_timers = (select(*TIMER_COLUMNS).where(_UNFIRED, timers.c.due <= _param("now", Double),
+        self.due_timers = (select(*TIMER_COLUMNS).where(timers.c.fired.is_(None), timers.c.due <= _param("now", Double),
                                                         of_my_games).order_by(timers.c.due, timers.c.id))
         self.next_due = select(func.min(timers.c.due)).where(timers.c.fired.is_(None), of_my_games)
         self.outgoing = (select(outbox).select_from(outbox.outerjoin(g, g.c.id == outbox.c.game_id)).where(mine)

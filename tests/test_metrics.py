@@ -174,7 +174,7 @@ async def test_healthz_is_503_when_the_database_does_not_answer_in_time(store, m
         await m.stop()
 
 
-async def test_healthz_is_503_when_the_postgresql_server_is_gone(pg_server, pg_url):
+async def test_healthz_is_503_when_the_postgresql_server_is_gone(pg_server, pg_url, fresh_counts):
     """The server refuses this database (its connections ended, new ones disallowed): 503, and the failure is
     counted among the database errors; 200 again once it is back."""
     import asyncpg
@@ -186,6 +186,9 @@ async def test_healthz_is_503_when_the_postgresql_server_is_gone(pg_server, pg_u
     admin = await asyncpg.connect(pg_server.url())
     try:
         assert (await get(port, "/healthz"))[0] == 200
+        s = await scrape(port)                              # the counts' statement on PostgreSQL
+        assert value(s, "teahouse_open_games") == 0 and value(s, "teahouse_timers_late") == 0
+        assert value(s, "teahouse_outbox_oldest_seconds") == 0
         await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
         await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name)
         status, text = await get(port, "/healthz")

@@ -342,3 +342,35 @@ def test_a_metrics_port_in_use_stops_the_bot_with_one_line(tmp_path):
     *logged, last = run.stderr.strip().splitlines()
     assert last.startswith("teahouse: cannot serve the metrics on 127.0.0.1:")
     assert logged and all(json.loads(line)["level"] for line in logged)       # LOG_FORMAT=json: JSON lines
+
+
+async def test_a_sharded_bot_is_healthy_once_every_shard_is_connected(tmp_path):
+    from cogs.observe import gateway_latencies
+    from cogs.runner import make_bot
+    from table.shards import Shards
+
+    store = Store(tmp_path / "s.db")
+    bot = make_bot(store, shards=Shards.parse("2", "0,1"), service=TableService(store), guild_ready_timeout=0.1)
+    async with FakeDiscord(heartbeat_interval=100) as fake, fake.run(bot):
+        m = await start_metrics(bot, "127.0.0.1", 0)
+        port = m._runner.addresses[0][1]
+        try:
+            await wait_health(port, 200)
+            assert set(bot.shards) == {0, 1} and gateway_problem(bot) is None
+            for _ in range(100):
+                if set(gateway_latencies(bot)) == {0, 1}:
+                    break
+                await asyncio.sleep(0.02)
+            s = await scrape(port)
+            assert value(s, "teahouse_gateway_latency_seconds", shard=0) is not None
+            assert value(s, "teahouse_gateway_latency_seconds", shard=1) is not None
+
+            async def refuse(conn, payload):
+                await conn.ws.close(code=4000)
+            fake._send = refuse                              # the shards' connections drop and stay down
+            await fake.close_gateway()
+            assert "the gateway connection of shard" in await wait_health(port, 503)
+            del fake._send
+            await wait_health(port, 200, timeout=20)
+        finally:
+            await m.stop()

@@ -26,13 +26,16 @@ import logging
 import math
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from . import rendering
-from .store import Store
+
+if TYPE_CHECKING:
+    from .store import Store
 
 log = logging.getLogger("teahouse.metrics")
 

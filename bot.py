@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from table import logs
 from table.shards import Shards
 
 # The store, the service and discord.py are imported where they are used, not here: the image workers
@@ -28,20 +29,13 @@ DEFAULT_CONSOLE_DB = ROOT / "data" / "console.db"
 log = logging.getLogger("teahouse")
 
 
-# Libraries that log whole payloads at DEBUG (aiosqlite every statement with its arguments — game states,
-# hands, the seed; discord's gateway every event): they never go below INFO, whatever LOG_LEVEL says.
-QUIET_LIBRARIES = {"aiosqlite": logging.INFO, "asyncpg": logging.INFO, "discord": logging.INFO,
-                   "discord.http": logging.WARNING, "asyncio": logging.INFO, "PIL": logging.INFO,
-                   "sqlalchemy": logging.WARNING, "alembic": logging.WARNING}
+# Libraries that log whole payloads at DEBUG never go below INFO, whatever LOG_LEVEL says (table/logs.py).
+QUIET_LIBRARIES = logs.QUIET_LIBRARIES
 
 
-def configure_logging(level: str) -> None:
-    chosen = getattr(logging, level.upper(), None)
-    if not isinstance(chosen, int):
-        chosen = logging.INFO
-    logging.basicConfig(level=chosen, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
-    for name, floor in QUIET_LIBRARIES.items():
-        logging.getLogger(name).setLevel(max(chosen, floor))
+def configure_logging(level: str, fmt: str | None = None) -> None:
+    """One line per event on standard error: text, or JSON lines when ``fmt`` (LOG_FORMAT) is "json"."""
+    logs.configure(level, fmt)
 
 
 async def run_console(db_path: Path, out_dir: Path, stream=None) -> None:
@@ -75,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     i18n.set_default(args.locale)    # the console's language; in Discord each interaction says its own
     token = os.getenv("DISCORD_TOKEN", "").strip()
     console = args.console or not token
-    configure_logging(os.getenv("LOG_LEVEL", "WARNING" if console else "INFO"))
+    configure_logging(os.getenv("LOG_LEVEL", "WARNING" if console else "INFO"), os.getenv("LOG_FORMAT"))
 
     if console:
         if not args.console:
@@ -104,8 +98,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print("IDLE_ABANDON_HOURS must be a number of hours.")
         return 2
+    from table.metrics import address
+
     try:
-        return run_discord(token, db, dev_guild=guild, idle_abandon_hours=idle, shards=shards)
+        metrics_at = address(os.getenv("METRICS_PORT"), os.getenv("METRICS_HOST"))
+    except ValueError as e:
+        print(e)
+        return 2
+    try:
+        return run_discord(token, db, dev_guild=guild, idle_abandon_hours=idle, shards=shards, metrics_at=metrics_at)
     except StoreError as e:
         return fail(str(e))
 

@@ -15,6 +15,7 @@ from i18n import _, ngettext
 from table.service import describe_settings
 from table.store import StoreError
 
+from . import observe
 from .game import GAME_CHOICES
 from .ui import NO_PINGS, acknowledged, apologize, safe, who
 
@@ -51,6 +52,7 @@ class CommunityCog(commands.Cog):
             await interaction.edit_original_response(content=text[:2000], allowed_mentions=NO_PINGS)
         else:
             await interaction.response.send_message(text[:2000], ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+            observe.answered(interaction)
 
     async def respond(self, interaction: discord.Interaction, work, ephemeral: bool = True) -> None:
         """Compute the answer's text with ``work()``, acknowledging within ACK_WITHIN, and send it."""

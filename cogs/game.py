@@ -18,7 +18,7 @@ from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import name_seats, pages
 from table.store import StoreError
 
-from . import ui
+from . import observe, ui
 from .ui import NO_PINGS, content_of, file_of, label, mentions, who
 
 log = logging.getLogger("teahouse.discord")
@@ -129,6 +129,7 @@ class GameCog(commands.Cog):
                   "attachments": [file_of(reply.image)] if reply.image is not None else []}
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
+            observe.answered(interaction)
         else:
             await interaction.edit_original_response(**kwargs)
 
@@ -172,6 +173,7 @@ class GameCog(commands.Cog):
             kwargs["view"] = view
         if not interaction.response.is_done():
             await interaction.response.send_message(**kwargs)
+            observe.answered(interaction)
         else:
             await interaction.followup.send(**kwargs)
 
@@ -193,6 +195,9 @@ class GameCog(commands.Cog):
             if result is None:
                 return
             reply, view = (result.reply, result.view) if isinstance(result, Answer) else (result, None)
+            observe.about(interaction, reply.game_id)
+            if not reply.ok:
+                observe.outcome(interaction, "refused")
             if reply.needs_render:
                 await ui.defer(interaction, private=not (reply.text or reply.image))
                 await reply.render()
@@ -346,6 +351,7 @@ class GameCog(commands.Cog):
         text = self.service.rules(game.value) or _("No guide for that game yet.")
         first, *rest = pages(text)                      # several messages of at most 2000, cut at paragraphs
         await interaction.response.send_message(first, ephemeral=True)
+        observe.answered(interaction)
         for page in rest:
             await interaction.followup.send(page, ephemeral=True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import os
 import pkgutil
 import re
 import signal
@@ -20,7 +21,7 @@ from table import Store, TableService, open_store, rendering
 from table.shards import Shards
 from table.store import StoreError
 
-from . import shutdown, ui
+from . import observe, shutdown, ui
 
 log = logging.getLogger("teahouse")
 
@@ -76,11 +77,13 @@ class TeahouseBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True), **options)
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+                         tree_cls=observe.ObservedTree, **options)
         self.store = store
         self.service = service or TableService(store, escape=ui.safe)
         self.service.escape = ui.safe          # names in Discord messages never format or mention
         self.dev_guild = dev_guild
+        self.metrics = None        # table.metrics.Metrics when METRICS_PORT is set (cogs/observe.py)
         self.scheduler: asyncio.Task | None = None
         self.scheduler_busy = False          # in a pass (firing, sending): a stop lets it finish
         self.gate = shutdown.Gate()          # interactions in flight; closed when the bot stops
@@ -184,7 +187,7 @@ def make_bot(store, *, shards: Shards | None = None, **options) -> TeahouseBot:
 
 
 async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, idle_abandon_hours: float = 24,
-                shards: Shards | None = None) -> int:
+                shards: Shards | None = None, metrics_at: tuple[str, int] | None = None) -> int:
     store = open_store(db_path, shards)     # a SQLite file, or DATABASE_URL's PostgreSQL
     try:
         await store.open()         # before logging in: a database that cannot be used stops us at once
@@ -196,6 +199,14 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
                    service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600, escape=ui.safe))
     if shards is not None:
         log.info("on shards %s of %d", ",".join(map(str, shards.ids)), shards.count)
+    try:
+        metrics = await observe.start_metrics(bot, *metrics_at) if metrics_at else None
+    except OSError as e:            # the port is taken, or the address is not this machine's
+        reason = os.strerror(e.errno) if e.errno else str(e)
+        print(f"teahouse: cannot serve the metrics on {metrics_at[0]}:{metrics_at[1]}: {reason}", file=sys.stderr)
+        await store.close()
+        rendering.stop()
+        return 1
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -235,6 +246,8 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
         await store.close()
     if not runner.done():
         runner.cancel()
+    if metrics is not None:
+        await metrics.stop()
     rendering.stop(timeout=1.0)
     if deadline is not None and not bot.left_running:
         deadline.cancel()       # a clean stop; work left hanging keeps the deadline (asyncio.run would wait)
@@ -242,7 +255,7 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
 
 
 def run_discord(token: str, db_path: Path | str, dev_guild: str | None = None, idle_abandon_hours: float = 24,
-                shards: Shards | None = None) -> int:
+                shards: Shards | None = None, metrics_at: tuple[str, int] | None = None) -> int:
     if dev_guild and not dev_guild.isdigit():
         print(f"DEV_GUILD_ID must be a server id (a number), not {dev_guild!r}.")
         return 2
@@ -250,4 +263,4 @@ def run_discord(token: str, db_path: Path | str, dev_guild: str | None = None, i
         print("DISCORD_TOKEN does not look like a bot token (three parts separated by dots). Copy it again from "
               "the Developer Portal: your application → Bot → Reset Token.")
         return 2
-    return asyncio.run(serve(token, db_path, dev_guild, idle_abandon_hours, shards))
+    return asyncio.run(serve(token, db_path, dev_guild, idle_abandon_hours, shards, metrics_at))

@@ -25,6 +25,8 @@ from i18n import N_, _, ngettext, pgettext
 from table import Reply, Turn, User, Where
 from table.service import seconds_text
 
+from . import observe
+
 log = logging.getLogger("teahouse.discord")
 
 MAX_BUTTONS = 20          # four rows of five; the last row stays free for "my view" and the like
@@ -51,11 +53,13 @@ async def apologize(interaction: discord.Interaction, text: str | None = None) -
     if text is None:
         with to_user(interaction):
             text = _(APOLOGY)
+    observe.outcome(interaction, "error")
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+            observe.answered(interaction)
     except discord.HTTPException:
         pass
 
@@ -87,6 +91,7 @@ async def defer(interaction: discord.Interaction, *, private: bool) -> None:
     else:
         await interaction.response.defer(thinking=True, ephemeral=private)
         interaction.extras["deferred"] = "private" if private else "public"
+    observe.answered(interaction)
 
 
 async def acknowledged(interaction: discord.Interaction, work, *, private: bool):
@@ -249,13 +254,14 @@ async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, v
     admit = getattr(interaction.client, "admit", None)      # the bot's door (closed while it stops)
     if admit is not None and not await admit(interaction):
         return
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        with to_user(interaction):
-            text = _("This button belongs to a feature that is not loaded.")
-        await interaction.response.send_message(text, ephemeral=True)
-        return
-    await handler(interaction, kind, game_id, version, arg)
+    async with observe.observed(interaction, observe.button_name(kind, arg), game_id):
+        handler = HANDLERS.get(kind)
+        if handler is None:
+            with to_user(interaction):
+                text = _("This button belongs to a feature that is not loaded.")
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        await handler(interaction, kind, game_id, version, arg)
 
 
 BUTTON_ID = r"th:(?P<kind>[adglprvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"

@@ -33,6 +33,10 @@ log = logging.getLogger("teahouse.table")
 SETTINGS_TTL = 30.0          # seconds a server's settings are kept in memory
 
 
+def _unobserved(what: str, seconds: float) -> None:
+    """No metrics: a timing goes nowhere."""
+
+
 class Context:
     """The service's shared state and its ways of showing a table; each concern (lobby, play, scheduler,
     community) is handed one."""
@@ -51,6 +55,8 @@ class Context:
         self._settings: dict[str | None, tuple[float, Settings]] = {}
         self._locales: dict[str, str] = {}     # guild:<id> / user:<id> → language, as last seen (#17)
         self.ai_options: dict = {}    # keyword arguments for engine.ai (tests: fixed iterations, untimed)
+        # how long a step took (what, seconds), for the metrics when they are on (table/metrics.py)
+        self.observe: Callable[[str, float], None] = _unobserved
 
     def lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())

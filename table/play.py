@@ -12,6 +12,7 @@ import asyncio
 import itertools
 import logging
 import random
+import time
 from pathlib import Path
 
 import i18n
@@ -172,6 +173,7 @@ class Play:
         the row None when the stored version had moved on."""
         res = game.result(state)
         timers, keep = await self.timers(row, game, prev, state, seats or row.seats)
+        began = time.perf_counter()
         try:
             row = await self.ctx.store.record_moves(row, moves, game.dump(state), now=self.ctx.clock(),
                                                     status="finished" if res is not None else "running",
@@ -179,6 +181,7 @@ class Play:
                                                     waiting=game.to_act(state) if res is None else [])
         except VersionConflict:
             return None, state
+        self.ctx.observe("move_save", time.perf_counter() - began)
         return row, state
 
     async def timers(self, row: GameRow, game: Game, prev, state, seats: list[Seat]):

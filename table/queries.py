@@ -18,13 +18,14 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    text,
     true,
     update,
 )
 from sqlalchemy.types import BigInteger, Integer, Text
 
 from .dialects import ByteOrder, JsonHas, NamesObject, ShardOf, upsert, upsert_from_select
-from .schema import actions, games, locales, notify, outbox, results, seats, settings, timers
+from .schema import OPEN, actions, games, locales, notify, outbox, results, seats, settings, timers
 
 OPEN_STATUSES = ("lobby", "running")
 ENDED = ("finished", "abandoned")
@@ -159,6 +160,20 @@ def results_of(where):
             .select_from(g.join(s, s.c.game_id == g.c.id))
             .where(g.c.status.in_(ENDED), g.c.state.is_not(None), or_(s.c.is_bot == 0, s.c.user_id.not_like("cpu-%")),
                    where))
+
+
+# ----- health and metrics (table/metrics.py): one round trip of indexed counts, read at most every few seconds --
+PING = select(literal(1))
+_UNFIRED = timers.c.fired.is_(None)
+GAUGES = select(
+    # the predicate written as the partial index's own, so the count reads that index alone
+    select(func.count()).select_from(games).where(text(OPEN)).scalar_subquery().label("open_games"),
+    select(func.count()).select_from(timers).where(_UNFIRED, timers.c.due <= _param("now", Double))
+    .scalar_subquery().label("timers_due"),
+    select(func.count()).select_from(timers).where(_UNFIRED, timers.c.due <= _param("late_before", Double))
+    .scalar_subquery().label("timers_late"),
+    select(func.count()).select_from(outbox).scalar_subquery().label("outbox"),
+    select(func.min(outbox.c.created_at)).scalar_subquery().label("outbox_oldest"))
 
 
 RESULT_COLUMNS = ["game_id", "guild", "game", "user_id", "name", "outcome", "ended_at"]

@@ -61,6 +61,9 @@ _last_done = 0.0              # time.monotonic() when the last job finished
 _reaper: threading.Thread | None = None
 _stopping = threading.Event()
 stats = {"drawn": 0, "coalesced": 0, "pools": 0, "idle_stops": 0}
+# called with (game key, seconds) when a picture is ready, the wait in the queue included (table/metrics.py);
+# plain callables, so a worker that imports this module carries no metrics library
+observers: list = []
 
 
 class _Slot:
@@ -206,10 +209,23 @@ def waiting() -> int:
     return len(_queue)
 
 
+def drawing() -> int:
+    """Jobs handed to the pool and not finished yet."""
+    return _in_pool
+
+
 async def draw(job: tuple, key: object = None, order: int = 0) -> bytes | None:
     """The PNG for a job, drawn in the pool (or a thread without one). ``key`` names what the picture shows
     (a game and a viewer) and ``order`` how recent it is (the game's version): a newer job of the same key
     replaces one still waiting, and both callers get the newer picture."""
+    began = time.perf_counter()
+    png = await _draw(job, key, order)
+    for observe in observers:
+        observe(job[0], time.perf_counter() - began)
+    return png
+
+
+async def _draw(job: tuple, key: object, order: int) -> bytes | None:
     if _pool is None:
         return await asyncio.to_thread(render_png, *job)
     loop = asyncio.get_running_loop()

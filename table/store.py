@@ -167,6 +167,7 @@ class Store:
         self.path = self.side.path                # what messages name (a URL without its password)
         self.shards = shards      # only these shards' timers fire and notices go out here (None: all of them)
         self.sql = q.Statements(self.side.name, shards)
+        self.errors = 0           # storage failures so far (the metrics' database errors)
 
     # ----- opening and closing ---------------------------------------------------------------------------
     async def open(self, revision: str = "head") -> Store:
@@ -281,11 +282,15 @@ class Store:
 
     def _storage_error(self, e: BaseException) -> BaseException:
         if isinstance(e, sa_exc.TimeoutError):          # no pooled connection came free in time
+            self.errors += 1
             return not_saved(e)
         if not isinstance(e, (sa_exc.DBAPIError, *self.side.extra_errors)):
             return e
         err = self.side.storage_error(driver_error(e))
-        return e if err is driver_error(e) else err
+        if err is driver_error(e):
+            return e
+        self.errors += 1
+        return err
 
     async def select(self, stmt, params: dict | None = None) -> list:
         """The rows of a read statement built elsewhere (table/ratings.py), in the task's transaction if any."""
@@ -544,6 +549,17 @@ class Store:
 
     async def set_dm(self, user_id: str, on: bool) -> None:
         await self._write(self.sql.save_dm, {"user_id": user_id, "dm": int(on)})
+
+    # ----- health and metrics ------------------------------------------------------------------------------
+    async def ping(self) -> None:
+        """One trivial statement: returns when the database answers, raises StoreError when it does not."""
+        await self._one(q.PING)
+
+    async def gauges(self, now: float, late_before: float) -> dict:
+        """Counts for the metrics, in one round trip of indexed reads, over every shard's games: open games,
+        timers due by ``now`` and due by ``late_before`` (late) but not fired, notices in the outbox and when
+        the oldest of them was queued (None when it is empty)."""
+        return dict((await self._one(q.GAUGES, {"now": now, "late_before": late_before}))._mapping)
 
     # ----- listings: one indexed query each, whatever the number of games ------------------------------------
     @staticmethod

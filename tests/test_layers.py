@@ -48,11 +48,12 @@ def test_no_module_imports_a_layer_above_its_own(layer):
 
 def test_the_image_workers_load_neither_the_store_nor_discord():
     """An image worker imports table.rendering to draw; the table package names its service and store lazily,
-    so a worker does not carry SQLAlchemy, the database drivers or discord.py (tens of MB each worker)."""
+    so a worker does not carry SQLAlchemy, the database drivers, discord.py or the metrics (tens of MB each worker)."""
     import subprocess
     import sys
 
-    heavy = "('sqlalchemy', 'alembic', 'aiosqlite', 'asyncpg', 'discord', 'table.store', 'table.service')"
+    heavy = ("('sqlalchemy', 'alembic', 'aiosqlite', 'asyncpg', 'discord', 'table.store', 'table.service', "
+             "'prometheus_client', 'table.metrics', 'aiohttp')")
     # a worker imports table.rendering, and (forkserver, spawn) the bot's own script again as __mp_main__
     code = ("import runpy, sys, table.rendering; runpy.run_path('bot.py', run_name='__mp_main__'); "
             f"print(sorted(m for m in {heavy} if m in sys.modules))")

@@ -150,7 +150,7 @@ class Learn:
         log.info("game %s: %s opened a %s learn table", row.id, user.id, game.key)
         reply = await self.lobby.begun(begun, user)
         if reply.ok and reply.text:
-            reply.text = _("📘 {name} is learning {title} against the computer; the tips go to them alone.",
+            reply.text = _("🌱 {name} is learning {title} against the computer; the tips go to them alone.",
                            name=ctx.shown(user.name), title=game.title) + "\n" + reply.text
         return reply
 
@@ -251,6 +251,7 @@ class Learn:
                 head = _("{names} won this time.", names=and_list(names.get(w, w) for w in winners))
             shown = res.get("score_text") or res["scores"]
             order = res.get("ranking") or sorted(res["scores"], key=lambda s: -res["scores"][s])
+            order = sorted(order, key=lambda s: s not in winners)        # the winners first (a race's scores)
 
             def score(s):         # a game's words for a score ("3 gems") are an engine line
                 value = shown[s]

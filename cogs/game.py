@@ -57,6 +57,7 @@ class GameCog(commands.Cog):
     def __init__(self, bot: commands.Bot, service: TableService):
         self.bot = bot
         self.service = service
+        service.learning.label = ui.action_text       # learn mode's tips name moves as the buttons do
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
                             "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon,
                             "d": self.on_deadline, "r": self.on_rematch})

@@ -22,6 +22,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -115,6 +116,9 @@ class Learn:
         play.coach = self
         self._analyses: OrderedDict[tuple[int, int, str], ai.Stats | None] = OrderedDict()
         self._tally: dict[tuple[int, str], list[int]] = {}   # (game, learner) → [top choices, real choices]
+        # a front end's words for an action (game, action, public view) → text, when its buttons have their
+        # own (Discord's); else the engine's line translated
+        self.label: Callable[[str, str, dict], str] | None = None
 
     # ----- opening a learn table ---------------------------------------------------------------------------
     @speaks
@@ -190,25 +194,30 @@ class Learn:
             self._analyses.popitem(last=False)
         return stats
 
-    def _shown(self, action: str, row: GameRow) -> str:
-        """An action as the learner reads it (their language, names for seat ids)."""
-        return self.ctx.names_in(i18n.line(action), row)
+    def _words(self, row: GameRow, game: Game, state):
+        """How the learner reads an action of ``state`` on its button: their language, names for seat ids."""
+        table = game.view(state, None) if self.label else None
+
+        def shown(action: str) -> str:
+            return self.ctx.names_in(self.label(row.game, action, table) if self.label else i18n.line(action), row)
+        return shown
 
     async def _decision(self, row: GameRow, game: Game, state, seat: str) -> str:
         stats = await self.analysis(row, game, state, seat, row.version)
         with i18n.speaking(i18n.user_locale()), i18n.playing(row.game):
+            shown = self._words(row, game, state)
             lines = []
             text = explanation(game.key, decision(game, state, seat), i18n.current())
             if text:
                 lines.append(f"📘 {text}")
             if stats is not None and len(stats.actions) == 1:
                 lines.append(_("💡 Only one move is possible here: **{action}**.",
-                               action=self._shown(stats.best, row)))
+                               action=shown(stats.best)))
             elif stats is not None:
                 (first, _n, rate), (second, _m, other) = stats.actions[:2]
                 lines.append(_("💡 The computer's favourite is **{action}** (wins about {rate}), then **{other}** "
-                               "({other_rate}).", action=self._shown(first, row), rate=percent(rate),
-                               other=self._shown(second, row), other_rate=percent(other)))
+                               "({other_rate}).", action=shown(first), rate=percent(rate),
+                               other=shown(second), other_rate=percent(other)))
             return "\n".join(lines)
 
     async def _judge(self, row: GameRow, game: Game, seat: str, move) -> str | None:
@@ -233,9 +242,9 @@ class Learn:
             return None
         better, rate, mine = worse
         with i18n.speaking(i18n.user_locale()), i18n.playing(row.game):
+            shown = self._words(row, game, prev)
             return _("🤔 **{action}** looked clearly weaker (wins about {rate}) than **{better}** ({better_rate}).",
-                     action=self._shown(action, row), rate=percent(mine), better=self._shown(better, row),
-                     better_rate=percent(rate))
+                     action=shown(action), rate=percent(mine), better=shown(better), better_rate=percent(rate))
 
     def _summary(self, row: GameRow, game: Game, state, seat: str) -> str:
         res = game.result(state)

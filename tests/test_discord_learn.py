@@ -10,6 +10,7 @@ import pytest
 from cogs.runner import TeahouseBot
 from engine import GAMES
 from table import Store, TableService
+from table.learn import explanations
 from tests.fakediscord import FakeDiscord
 from tests.support import answer
 
@@ -131,4 +132,24 @@ async def test_learn_in_a_game_thread_keeps_the_tip_private(tmp_path):
         assert len(tips) == 1 and tips[0].ephemeral
         for m in fake.messages(ephemeral=False):
             assert not any(w in m.content for w in COACHING)
+    assert not fake.errors, fake.errors
+
+
+async def test_an_italian_learner_reads_tips_that_name_the_buttons(tmp_path):
+    async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")):
+        fake.guild.locale = "it"
+        fake.user("alice").locale = "it"
+        await answer(await fake.slash("alice", "general", "game learn", options={"game": "mywuxing"}))
+        await fake.settle()
+        tip = tips_for(fake, "alice")[0].content
+        assert any(tip.startswith(f"📘 {texts['it']}") for texts in explanations("mywuxing").values())
+        assert "💡 Il computer preferisce **" in tip
+        favourite = FAVOURITE.search(tip)[1]
+        turn = next(m for m in reversed(fake.messages("general", ephemeral=False)) if choices(m))
+        assert "sta imparando MyWuXing" in turn.content
+        labels = [text for _c, _v, text in choices(turn)]
+        if "Scegli (lo vedi solo tu)" in labels:           # a secret card: the picker holds the choices
+            picker = await answer(await fake.click("alice", turn, label="Scegli (lo vedi solo tu)"))
+            labels = [text for _c, _v, text in choices(picker)]
+        assert favourite in labels, (favourite, labels)
     assert not fake.errors, fake.errors

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 import i18n
 from engine import GAMES
-from i18n import _
+from i18n import N_, _
 from table import Private, Reply, TableService, User, Where
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import name_seats, pages
@@ -57,6 +57,7 @@ class GameCog(commands.Cog):
     def __init__(self, bot: commands.Bot, service: TableService):
         self.bot = bot
         self.service = service
+        service.learning.label = ui.action_text       # learn mode's tips name moves as the buttons do
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
                             "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon,
                             "d": self.on_deadline, "r": self.on_rematch})
@@ -222,40 +223,55 @@ class GameCog(commands.Cog):
     @app_commands.describe(game="Which game to play")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
+        user, _where = who(interaction)
+        await self.guarded(interaction, lambda: self.opened(
+            interaction, game.name, lambda at, parent: self.service.open_table(at, user, game.value,
+                                                                              parent_channel=parent)))
+
+    @game.command(name="learn", description="Learn a game against the computer, with private tips at every move")
+    @app_commands.describe(game="Which game to learn")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def learn(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
+        user, _where = who(interaction)
+        await self.guarded(interaction, lambda: self.opened(
+            interaction, game.name, lambda at, parent: self.service.learn(at, user, game.value,
+                                                                         parent_channel=parent),
+            pointer=N_("{name} is learning {game} in {thread}.")))
+
+    async def opened(self, interaction: discord.Interaction, title: str, open_at,
+                     pointer: str = N_("{name} opened a table for {game} in {thread}: join there.")) -> Reply:
+        """A table opened by ``open_at(where, parent_channel)``: here, or in a thread of its own when the
+        server plays a thread per game (the answer here then points to it: ``pointer``, a template)."""
         user, where = who(interaction)
-
-        async def work():
-            settings = await self.service.settings(where.guild)
-            channel = interaction.channel
-            if not (settings.threads and isinstance(channel, discord.TextChannel)):
-                return await self.service.open_table(where, user, game.value)
-            # a thread per game: the channel hosts many games, each in its own thread
-            try:
-                thread = await channel.create_thread(name=f"{game.name} — {user.name}"[:100],
-                                                     type=discord.ChannelType.public_thread,
-                                                     auto_archive_duration=10080)
-            except discord.HTTPException:
-                log.warning("could not open a game thread in channel %s; playing in the channel", where.channel)
-                reply = await self.service.open_table(where, user, game.value)
-                if reply.ok:
-                    with i18n.public():
-                        reply.text += "\n" + _("(I could not open a thread here — I need Create Public Threads "
-                                               "— so the game is played in this channel.)")
-                return reply
-            reply = await self.service.open_table(Where(str(thread.id), where.guild, where.locale), user, game.value,
-                                                  parent_channel=where.channel)
-            if not reply.ok:
-                await thread.delete()
-                return reply
-            with i18n.public():
-                content, view = content_of(reply), await self.components(reply)
-                text = _("{name} opened a table for {game} in {thread}: join there.", name=ui.safe(user.name),
-                         game=game.name, thread=thread.mention)
-            await thread.send(content, view=view, allowed_mentions=NO_PINGS)
-            await thread.add_user(interaction.user)
-            return Reply(text=text, game_id=reply.game_id)
-
-        await self.guarded(interaction, work)
+        settings = await self.service.settings(where.guild)
+        channel = interaction.channel
+        if not (settings.threads and isinstance(channel, discord.TextChannel)):
+            return await open_at(where, None)
+        # a thread per game: the channel hosts many games, each in its own thread
+        try:
+            thread = await channel.create_thread(name=f"{title} — {user.name}"[:100],
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        except discord.HTTPException:
+            log.warning("could not open a game thread in channel %s; playing in the channel", where.channel)
+            reply = await open_at(where, None)
+            if reply.ok:
+                with i18n.public():
+                    reply.text += "\n" + _("(I could not open a thread here — I need Create Public Threads "
+                                           "— so the game is played in this channel.)")
+            return reply
+        reply = await open_at(Where(str(thread.id), where.guild, where.locale), where.channel)
+        if not reply.ok:
+            await thread.delete()
+            return reply
+        await reply.render()
+        with i18n.public():
+            content, view = content_of(reply), await self.components(reply)
+            text = _(pointer, name=ui.safe(user.name), game=title, thread=thread.mention)
+        await thread.send(content, view=view, file=file_of(reply.image), allowed_mentions=mentions(reply.mention))
+        await thread.add_user(interaction.user)
+        # what only the opener sees (a learn table's first tip) stays with this answer, privately
+        return Reply(text=text, game_id=reply.game_id, private=reply.private_for(user.id))
 
     @game.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction):

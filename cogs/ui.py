@@ -187,15 +187,21 @@ def groups(actions: list[str]) -> list[tuple[str, list[int]]]:
 LABELS: dict[str, Callable[[str, dict], str]] = {}
 
 
+def action_text(game: str, action: str, table: dict) -> str:
+    """An action as its button reads, in the current language, before seat ids become names (``table``: the
+    public view). Also the words learn mode's tips name moves with, so a tip names the button to press."""
+    special = LABELS.get(game)
+    with i18n.playing(game):
+        return i18n.line(special(action, table) if special else action)
+
+
 def action_items(turn: Turn, actions: list[str], indices: list[int] | None = None) -> list:
     """Buttons for a few actions, a select for up to 25, groups for more. Labels name seats by name."""
     game_id, version = turn.game_id, turn.version
-    special = LABELS.get(turn.game)
 
     def shown(action: str) -> str:
         # what the player reads, in the current language; the custom id keeps the action's index (#17)
-        with i18n.playing(turn.game):
-            return turn.label(i18n.line(special(action, turn.table) if special else action))
+        return turn.label(action_text(turn.game, action, turn.table))
     idx = list(range(len(actions))) if indices is None else indices
     if len(idx) <= MAX_BUTTONS:
         return [ActionButton(game_id, version, i, shown(actions[i])) for i in idx]

@@ -47,6 +47,7 @@ HELP = N_("""Commands (as in Discord):
   /game addbot [level:easy|medium|hard]     the host adds a computer player (easy unless told)
   /game option name:<option> value:<value>  the host sets a table option (every table: hints:on|off)
   /game start [order:shuffled]              the host starts the game
+  /game learn game:<key>                    learn a game against the computer, with private tips
   /game move action:<text>                  play one of your legal actions
   /game actions                             list your legal actions now
   /game hint                                privately: what the hard computer would play now, and why
@@ -212,6 +213,11 @@ class Console:
                     except ValueError as e:
                         return Reply.fail(user.id, e.args[0])
             return await svc.open_table(where, user, key, opts)
+        if sub == "learn":
+            if not options.get("game"):
+                return Reply.fail(user.id, _("Say which game: `/game learn game:<key>` ({games}).",
+                                             games=", ".join(sorted(GAMES))))
+            return await svc.learn(where, user, options["game"])
         if sub == "addbot":
             return await svc.add_bot(where, user, canonical(options.get("level", "easy"), ("easy", "medium", "hard")))
         if sub == "option":

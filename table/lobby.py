@@ -245,7 +245,7 @@ class Lobby:
     # ----- the start and the end -------------------------------------------------------------------------
     @speaks
     async def start(self, where: Where, user: User, shuffle: bool = False) -> Reply:
-        ctx, play = self.ctx, self.play
+        ctx = self.ctx
         async with ctx.lock(where.channel):
             row = await ctx.require(where, user, statuses=("lobby",))
             if isinstance(row, Reply):
@@ -253,35 +253,50 @@ class Lobby:
             if user.id != row.host:
                 return Reply.fail(user.id, _("Only the host ({name}) can start the game.",
                                              name=ctx.text_names(row)[row.host]), game_id=row.id)
-            game = GAMES[row.game]
-            if not game.min_players <= len(row.seats) <= game.max_players:
-                return Reply.fail(user.id, ngettext("{players} {n} seated so far.", "{players} {n} seated so far.",
-                                                    len(row.seats), players=ctx.for_caller(game.players_message())),
-                                  game_id=row.id)
-            seats = list(row.seats)
-            if shuffle:
-                random.SystemRandom().shuffle(seats)
-            seed = secrets.randbits(62)
-            try:
-                state = game.new([s.user_id for s in seats], seed, game_options(row.options))
-            except IllegalAction as e:
-                return Reply.fail(user.id, ctx.illegal(e), game_id=row.id)
-            timers, _keep = await play.timers(row, game, None, state, seats)
-            try:
-                row = await ctx.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
-                                                 now=ctx.clock(), timers=timers, waiting=game.to_act(state),
-                                                 rules=state["rules"])
-            except VersionConflict:
-                return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
-            order = ", ".join(ctx.shown(ctx.seat_name(s.user_id, s.name)) for s in seats)
-            lines = [_("{title} begins! Seat order: {order}.", title=game.title, order=order)]
-            row, state, bot_lines = await play.run_bots(row, game, state)
-        log.info("game %s: started with %d seats", row.id, len(seats))
-        reply = await play.after_change(row, game, state, lines + bot_lines)
+            begun = await self.begin(row, user, shuffle)
+        return await self.begun(begun, user)
+
+    async def begin(self, row: GameRow, user: User, shuffle: bool = False):
+        """Start the lobby ``row`` (the caller holds its channel's lock and has checked who may): the first
+        state stored and the computers' first moves played, as (row, game, state, lines, seat order) for
+        ``begun``; or the refusal."""
+        ctx, play = self.ctx, self.play
+        game = GAMES[row.game]
+        if not game.min_players <= len(row.seats) <= game.max_players:
+            return Reply.fail(user.id, ngettext("{players} {n} seated so far.", "{players} {n} seated so far.",
+                                                len(row.seats), players=ctx.for_caller(game.players_message())),
+                              game_id=row.id)
+        seats = list(row.seats)
+        if shuffle:
+            random.SystemRandom().shuffle(seats)
+        seed = secrets.randbits(62)
+        try:
+            state = game.new([s.user_id for s in seats], seed, game_options(row.options))
+        except IllegalAction as e:
+            return Reply.fail(user.id, ctx.illegal(e), game_id=row.id)
+        timers, _keep = await play.timers(row, game, None, state, seats)
+        try:
+            row = await ctx.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
+                                             now=ctx.clock(), timers=timers, waiting=game.to_act(state),
+                                             rules=state["rules"])
+        except VersionConflict:
+            return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
+        order = ", ".join(ctx.shown(ctx.seat_name(s.user_id, s.name)) for s in seats)
+        lines = [_("{title} begins! Seat order: {order}.", title=game.title, order=order)]
+        row, state, bot_lines = await play.run_bots(row, game, state)
+        return row, game, state, lines + bot_lines, order
+
+    async def begun(self, begun, user: User) -> Reply:
+        """The answer to a start (``begin``'s outcome), made once the channel's lock is free again."""
+        if isinstance(begun, Reply):
+            return begun
+        row, game, state, lines, order = begun
+        log.info("game %s: started with %d seats", row.id, len(row.seats))
+        reply = await self.play.after_change(row, game, state, lines)
         if row.parent_channel:
             reply.notes.append((row.parent_channel, _("A game of {title} started: {order}.", title=game.title,
                                                       order=order)))
-        return reply
+        return await self.play.coached(reply, row, game, state, user)
 
     @speaks
     async def abandon(self, where: Where, user: User, confirm: bool = False) -> Reply:

@@ -22,7 +22,7 @@ from i18n import N_, _, ngettext, pgettext
 
 from . import ratings
 from .context import Context, speaks
-from .records import UNDO, rebuild, table_options
+from .records import LEARN, UNDO, rebuild, table_options
 from .replies import Private, Reply, User, Where
 from .store import GameRow, Seat, VersionConflict
 from .texts import PRIVATE_WORDS, REMOVED_TEXT, bot_level, rules_line, seconds_text, show, words_of
@@ -49,6 +49,9 @@ def rules(game_key: str) -> str | None:
 class Play:
     def __init__(self, ctx: Context):
         self.ctx = ctx
+        # the coaching of learn tables (table/learn.py sets itself here): kept out of play so that play needs
+        # no knowledge of it, and every other table is answered exactly as before
+        self.coach = None
 
     # ----- moving ----------------------------------------------------------------------------------------
     @speaks
@@ -76,7 +79,7 @@ class Play:
                 if not 0 <= index < len(actions):
                     return Reply.fail(user.id, _("That choice is no longer offered."), game_id=row.id)
                 action = actions[index]
-            moves, prev = [], state
+            moves, prev, before = [], state, row.version
             for step in steps if steps is not None else [action]:
                 text = " ".join(str(step or "").split())
                 if not text.isprintable():
@@ -97,7 +100,8 @@ class Play:
                                              "applied. Look at the game again and retry."))
             row, state, lines = committed
         log.info("game %s: move %s by %s", row.id, row.version, user.id)
-        return await self.after_change(row, game, state, lines)
+        reply = await self.after_change(row, game, state, lines)
+        return await self.coached(reply, row, game, state, user, (before, prev, moves))
 
     @speaks
     async def undo(self, where: Where, user: User) -> Reply:
@@ -135,7 +139,19 @@ class Play:
             if committed is None:
                 return Reply.fail(user.id, _("Someone moved at the same moment; nothing was taken back."))
             row, state, lines = committed
-        return await self.after_change(row, game, state, lines)
+        return await self.coached(await self.after_change(row, game, state, lines), row, game, state, user)
+
+    async def coached(self, reply: Reply, row: GameRow, game: Game, state, user: User, move=None) -> Reply:
+        """``reply`` with a learn table's private coaching for ``user`` added (table/learn.py): the comment on
+        ``move`` (the version it was played at, the state before it, its steps), then the next decision or the
+        end. Any other table's reply as it is. Coaching never costs a move: a failure is logged and skipped."""
+        if self.coach is None or not row.options.get(LEARN):
+            return reply
+        try:
+            await self.coach.coach(reply, row, game, state, user, move)
+        except Exception:
+            log.exception("game %s: the coaching failed; the move stands", row.id)
+        return reply
 
     async def _player(self, where: Where, user: User, not_seated: str) -> GameRow | Reply:
         """The channel's running game if ``user`` plays in it, else why not (``not_seated``: see below)."""

@@ -28,6 +28,8 @@ TABLE_OPTION_CHOICES = {"hints": [True, False], "rated": [True, False]}
 
 # a rematch's lobby keeps, unseen, the game it follows and its rotated seat order: {"of": id, "order": [ids]}
 REMATCH = "_rematch"
+# a learn table (issue #28, table/learn.py) is marked, unseen, with True; tables stored before it have no mark
+LEARN = "_learn"
 
 
 def game_options(options: dict) -> dict:

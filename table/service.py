@@ -6,7 +6,8 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``lobby`` (table/lobby.py): opening a table, seats, computer players, options, the start, abandoning;
 - ``play`` (table/play.py): moves, undo, the computer seats, and what a player may look at;
 - ``scheduler`` (table/scheduler.py): reminders, deadlines and time limits, skip/remove, the outbox;
-- ``community`` (table/community.py): replays, exports, lists, records, settings, notifications.
+- ``community`` (table/community.py): replays, exports, lists, records, settings, notifications;
+- ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it.
 
 They share one ``Context`` (table/context.py) — the service itself: the store, the clock, the per-channel
 locks and caches, and how a table is shown. Words that need no table are in table/texts.py.
@@ -21,6 +22,7 @@ from .community import MAX_ATTACHMENT, MAX_DEADLINE_HOURS, MAX_REMINDER_HOURS, C
 from .context import SETTINGS_TTL, Context
 from .lobby import Lobby
 from .play import HISTORY_PAGE, MAX_BOT_STEPS, MESSAGE_BUDGET, RULES_DIR, Play, rules
+from .review import Review
 from .scheduler import Scheduler
 from .store import Store
 from .texts import (
@@ -43,6 +45,7 @@ CALLS = {
     "scheduler": ("fire_due", "next_due", "skip", "remove", "outbox", "deliver", "due"),
     "community": ("replay", "export", "games_here", "my_turns", "stats", "leaderboard", "change_settings",
                   "set_notify", "rating_board", "rating_stats", "profile"),
+    "reviews": ("review", "recent_games"),
 }
 
 
@@ -56,6 +59,7 @@ class TableService(Context):
         self.lobby = Lobby(self, self.play)
         self.scheduler = Scheduler(self, self.play)
         self.community = Community(self)
+        self.reviews = Review(self)
 
     rules = staticmethod(rules)       # a guide needs no table (nor a service: a front end may ask any time)
 
@@ -75,7 +79,8 @@ class TableService(Context):
 
 def _answered_by(concern: str, name: str):
     """``TableService.<name>``: the call handed to the concern that answers it."""
-    method = getattr({"lobby": Lobby, "play": Play, "scheduler": Scheduler, "community": Community}[concern], name)
+    concerns = {"lobby": Lobby, "play": Play, "scheduler": Scheduler, "community": Community, "reviews": Review}
+    method = getattr(concerns[concern], name)
 
     async def call(self, *args, **kwargs):
         return await getattr(getattr(self, concern), name)(*args, **kwargs)

@@ -159,3 +159,23 @@ async def test_the_end_offers_review_and_its_buttons_survive_a_restart(tmp_path)
             assert refused.ephemeral and "not one I can read" in refused.content
             assert fake.message(odd.id).content == "old"
     assert not fake.errors, fake.errors
+
+
+async def test_an_italian_player_reviews_in_italian(tmp_path):
+    from tests.test_discord_italian import assert_italian
+
+    async with FakeDiscord() as fake:
+        for name in ("alice", "bob"):
+            fake.user(name).locale = "it"
+        bot = make_bot(tmp_path / "b.db")
+        async with fake.run(bot):
+            names = {str(fake.user(n).id): n for n in ("alice", "bob")}
+            started = await open_and_start(fake, "wassamasaw", ["alice", "bob"])
+            await play_moves(fake, bot.store, str(fake.channel("general").id), names, started, 2)
+            shown = await answer(await fake.slash("bob", "general", "game review", options={"step": 1}))
+            assert shown.ephemeral and step_of(shown).endswith("— mossa 1 di 2")
+            assert "Come la vedevi tu." in shown.content
+            assert [s["placeholder"] for s in shown.selects()] == ["Salta a un turno o a una mossa di un giocatore…"]
+            assert_italian(shown)
+            assert shown.attachments[0].image().format == "PNG"
+    assert not fake.errors, fake.errors

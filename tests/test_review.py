@@ -219,3 +219,32 @@ async def test_recent_games_of_the_server_newest_first(any_svc):
     assert [gid for gid, _label in await svc.recent_games(HERE, EVE, "bob")] == [1]
     assert [gid for gid, _label in await svc.recent_games(HERE, EVE, "#2")] == [2]
     assert [gid for gid, _label in await svc.recent_games(Where("x", "other"), EVE)] == [4]
+
+
+async def test_the_console_reviews_in_english_and_italian(tmp_path):
+    import i18n
+    from tests.support import run_console
+
+    script = """
+        alice@t /game new game:wagara
+        bob@t /game join
+        alice@t /game start
+        carol@t /game review
+        alice@t /game review step:0 seen_by:bob
+        alice@t /game review game:x
+        """
+    text = await run_console(tmp_path / "en", script, render=True)
+    assert "[only carol sees] **Wagara** #1 — the start, 0 moves to review\nAs the table sees it." in text
+    assert "image (only carol): " in text and list((tmp_path / "en" / "img").glob("wagara-1-review-0-table.png"))
+    assert "[only alice sees] While the game runs, you may review it as the table sees it" in text
+    assert "[only alice sees] Use `/game review [game:<id>] [step:<k>]`: both are numbers." in text
+    i18n.set_default("it")
+    try:
+        text = await run_console(tmp_path / "it", script.replace("/game review", "/partita rivedi")
+                                 .replace("step:", "passo:").replace("seen_by:", "visto_da:")
+                                 .replace("game:x", "gioco:x"), render=False)
+    finally:
+        i18n.set_default("en")
+    assert "[lo vede solo carol] **Wagara** #1 — l'inizio, 0 mosse da rivedere\nCome la vede il tavolo." in text
+    assert "[lo vede solo alice] Mentre la partita è in corso puoi rivederla" in text
+    assert "[lo vede solo alice] Usa `/partita rivedi [gioco:<id>] [passo:<k>]`" in text

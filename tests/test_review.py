@@ -248,3 +248,24 @@ async def test_the_console_reviews_in_english_and_italian(tmp_path):
     assert "[lo vede solo carol] **Wagara** #1 — l'inizio, 0 mosse da rivedere\nCome la vede il tavolo." in text
     assert "[lo vede solo alice] Mentre la partita è in corso puoi rivederla" in text
     assert "[lo vede solo alice] Usa `/partita rivedi [gioco:<id>] [passo:<k>]`" in text
+
+
+async def test_a_removed_player_reviews_as_the_table_until_the_end(rsvc, clock):
+    svc, game = rsvc, GAMES["wagara"]
+    await begin(svc, "wagara")
+    row = await svc.store.open_game(HERE.channel)
+    for user in (ALICE, CAROL):                            # Bob never chooses his card
+        state = game.load((await svc.store.game(row.id)).state)
+        assert (await svc.act(HERE, user, game.legal_actions(state, user.id)[0])).ok
+    clock.now += 25 * 3600
+    assert (await svc.remove(HERE, ALICE, BOB.id)).ok
+    mine = await svc.review(HERE, BOB, step=0)
+    assert job_of(mine)[1] is None and "As the table sees it." in mine.private[0].text
+    assert "own seat" in err(await svc.review(HERE, BOB, step=0, viewer="1"))
+    assert job_of(await svc.review(HERE, ALICE, step=0))[1] == ALICE.id
+    # abandoned is ended: every view opens, Bob's own by default
+    assert (await svc.abandon(HERE, ALICE, confirm=True)).ok
+    ended = await svc.review(HERE, BOB, row.id, step=0)
+    assert job_of(ended)[1] == BOB.id and ended.review.ended and len(ended.review.viewers) == 4
+    last = await svc.review(HERE, EVE, row.id, latest=True)
+    assert last.private[0].text.endswith("This game was abandoned.")

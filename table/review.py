@@ -171,7 +171,10 @@ class Review:
             self._building.pop(key, None)
 
     def _keep(self, key: tuple[int, int], done: Replayed) -> None:
-        for old in [k for k in self._cache if k[0] == key[0]]:      # a longer log supersedes the game's older
+        same = [k for k in self._cache if k[0] == key[0]]
+        if any(n > key[1] for _gid, n in same):         # built from an older read: a longer one is kept already
+            return
+        for old in same:                                # a longer log supersedes the game's shorter ones
             del self._cache[old]
         self._cache[key] = done
         total = sum(r.size for r in self._cache.values())

@@ -46,9 +46,21 @@ def lobby_view(row) -> discord.ui.View:
 
 @dataclass
 class Answer:
-    """A reply with components of the handler's own (a private picker, a confirmation)."""
+    """A reply with components of the handler's own (a private picker, a confirmation); ``edit``: it replaces
+    the private message clicked (a review's next step) rather than adding one."""
     reply: Reply
     view: discord.ui.View | None
+    edit: bool = False
+
+
+REVIEW_NAVS = ("f", "p", "n", "l", "r", "j", "s")     # see cogs/ui.py: which review button was clicked
+
+
+def review_answer(reply: Reply, *, edit: bool = False) -> Reply | Answer:
+    """A review step with its buttons, or the refusal alone (the clicked step then stays as it was)."""
+    if reply.ok and reply.review is not None:
+        return Answer(reply, ui.review_view(reply.review), edit)
+    return reply
 
 
 class GameCog(commands.Cog):
@@ -60,7 +72,7 @@ class GameCog(commands.Cog):
         service.learning.label = ui.action_text       # learn mode's tips name moves as the buttons do
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
                             "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon,
-                            "d": self.on_deadline, "r": self.on_rematch})
+                            "d": self.on_deadline, "r": self.on_rematch, "w": self.on_review})
 
     # ----- sending -----------------------------------------------------------------------------------------
     async def components(self, reply: Reply) -> discord.ui.View | None:
@@ -75,6 +87,7 @@ class GameCog(commands.Cog):
         if reply.rematch is not None and reply.ok:
             view = discord.ui.View(timeout=None)
             view.add_item(ui.RematchButton(reply.rematch))
+            view.add_item(ui.ReviewButton(reply.rematch))
             return view
         return ui.turn_view(reply.turn)
 
@@ -131,6 +144,16 @@ class GameCog(commands.Cog):
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
             observe.answered(interaction)
+        else:
+            await interaction.edit_original_response(**kwargs)
+
+    async def _replace_private(self, interaction: discord.Interaction, reply: Reply, view) -> None:
+        """The clicked private message (ephemeral) becomes the reply's private part for the clicker."""
+        p = reply.private_for(str(interaction.user.id))[0]
+        kwargs = {"content": p.text[:2000], "view": view, "allowed_mentions": NO_PINGS,
+                  "attachments": [file_of(p.image)] if p.image is not None else []}
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kwargs)
         else:
             await interaction.edit_original_response(**kwargs)
 
@@ -202,7 +225,10 @@ class GameCog(commands.Cog):
             if reply.needs_render:
                 await ui.defer(interaction, private=not (reply.text or reply.image))
                 await reply.render()
-            await self.send(interaction, reply, view)
+            if isinstance(result, Answer) and result.edit:
+                await self._replace_private(interaction, reply, view)
+            else:
+                await self.send(interaction, reply, view)
             await self.post_notes(reply)
         except StoreError as e:       # the disk is full, the file busy: nothing was saved, say so plainly
             log.warning("storage failed in channel %s: %s", interaction.channel_id, e)
@@ -380,6 +406,29 @@ class GameCog(commands.Cog):
     async def replay(self, interaction: discord.Interaction):
         await self.call(interaction, self.service.replay, private=True)
 
+    @game.command(name="review", description="Step through a game move by move, as you may see it (only you see "
+                                             "this)")
+    @app_commands.describe(game="A game of this server (this channel's unless you choose one)",
+                           step="The move to show first (0: the start)")
+    async def review(self, interaction: discord.Interaction, game: int | None = None,
+                     step: app_commands.Range[int, 0, 1_000_000] | None = None):
+        user, where = who(interaction)
+
+        async def work():
+            return review_answer(await self.service.review(where, user, game, step))
+
+        await self.guarded(interaction, work, private=True)
+
+    @review.autocomplete("game")
+    async def review_game_complete(self, interaction: discord.Interaction, current: str):
+        user, where = who(interaction)
+        try:
+            games = await self.service.recent_games(where, user, str(current or ""))
+        except Exception:
+            log.exception("autocomplete failed (channel %s)", interaction.channel_id)
+            return []
+        return [app_commands.Choice(name=text[:100], value=gid) for gid, text in games]
+
     @game.command(name="export", description="The game's log as a JSON file (all moves once it has ended)")
     async def export(self, interaction: discord.Interaction):
         await self.call(interaction, self.service.export, private=True)
@@ -465,6 +514,24 @@ class GameCog(commands.Cog):
             return stale or await actions[arg]()
 
         await self.guarded(interaction, work)
+
+    async def on_review(self, interaction, kind, game_id, step, arg):
+        """A review's button or select: its step shown in place of the clicked one; Review on an ended game's
+        public message opens the clicker's own review. What they may see is decided now, by who they are."""
+        user, where = who(interaction)
+        nav, _sep, viewer = arg.partition(".")
+        message = interaction.message
+        in_place = message is not None and message.flags.ephemeral and nav != "r"
+
+        async def work():
+            if game_id < 0 or step < 0 or nav not in REVIEW_NAVS:
+                return Reply.fail(user.id, _("This review button is not one I can read; `/game review` opens a "
+                                             "new review."))
+            reply = await self.service.review(where, user, game_id, None if nav == "r" else step, viewer,
+                                              latest=nav == "l")
+            return review_answer(reply, edit=in_place)
+
+        await self.guarded(interaction, work, private=True)
 
     async def on_rematch(self, interaction, kind, game_id, version, arg):
         await self.call(interaction, self.service.rematch, game_id)

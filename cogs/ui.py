@@ -9,6 +9,12 @@ actions (values are indices), ``g`` a group of actions (opens a picker for one g
 privately" (opens the clicker's picker, ephemeral), ``v`` "my view" (ephemeral private view), ``l`` a
 lobby button (join/leave/start/bot), ``o`` the lobby's option select, ``x`` abandon confirmation,
 ``d`` skip or remove a player past the turn deadline (arg: ``skip-<seat>`` or ``remove-<seat>``).
+
+A review (issue #28) has its own: ``th:w:<game>:<step>:<nav>.<viewer>`` buttons and ``th:j:…`` selects, where
+``<step>`` is the step to show, ``<nav>`` which button it is (``f`` first, ``p`` back, ``n`` next, ``l`` the
+latest step at click time, ``r`` Review on an ended game's message, ``j`` a jump, ``s`` a chosen view) and
+``<viewer>`` the view asked for ("" the clicker's own, ``t`` the table's, a seat's position). What the clicker
+may see is decided when they click; a review id this code cannot read is answered, never ignored.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import discord
 
 import i18n
 from i18n import N_, _, ngettext, pgettext
-from table import Reply, Turn, User, Where
+from table import Reply, ReviewPage, Turn, User, Where
 from table.service import seconds_text
 
 from . import observe
@@ -320,6 +326,30 @@ def ConfirmAbandon(game_id: int) -> _Button:
                    discord.ButtonStyle.danger)
 
 
+def ReviewButton(game_id: int) -> _ReviewButton:
+    """On an ended game's message, beside Rematch: step through that game, privately (#28)."""
+    return _ReviewButton(str(game_id), "0", "r.", _("Review"), emoji="🔎")
+
+
+def review_view(page: ReviewPage) -> discord.ui.View:
+    """A review step's components: ⏮ ◀ ▶ ⏭, a select of jumps (a player's moves, the rounds) and, once the game
+    has ended, a select of whose view to see. ⏭ stays on while the game runs: it fetches the newest move."""
+    view = discord.ui.View(timeout=None)
+    gid, k, n, v = str(page.game_id), page.step, page.moves, page.viewer
+    for nav, target, text, off in (("f", 0, "⏮", k == 0), ("p", max(k - 1, 0), "◀", k == 0),
+                                   ("n", min(k + 1, n), "▶", k >= n), ("l", 0, "⏭", k >= n and page.ended)):
+        view.add_item(_ReviewButton(gid, str(target), f"{nav}.{v}", text, disabled=off))
+    if page.jumps:
+        options = [discord.SelectOption(label=label(text), value=f"{step}-{i}")
+                   for i, (text, step) in enumerate(page.jumps[:MAX_SELECT])]
+        view.add_item(_ReviewSelect(gid, str(k), f"j.{v}", options, _("Jump to a round or a player's move…")))
+    if page.viewers:
+        options = [discord.SelectOption(label=label(text), value=code, default=code == v)
+                   for code, text in page.viewers[:MAX_SELECT]]
+        view.add_item(_ReviewSelect(gid, str(k), f"s.{v}", options, _("See it as…")))
+    return view
+
+
 def offer_view(offer) -> discord.ui.View | None:
     """Past a turn deadline: Skip and Remove for each absent player (the others decide)."""
     if offer is None:
@@ -389,4 +419,48 @@ def switch(on: bool) -> str:
     return pgettext("switch", "on") if on else pgettext("switch", "off")
 
 
-DYNAMIC_ITEMS = (_Button, _Select)
+def _number(text: str) -> int:
+    """A custom id's number, or -1 when it is not one (a malformed id is answered as such, not ignored)."""
+    return int(text) if text.isdigit() and len(text) <= 18 else -1
+
+
+class _ReviewButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:w:(?P<g>[^:]*):(?P<v>[^:]*):(?P<arg>.*)"):
+    def __init__(self, game_id: str, step: str, arg: str, text: str, style=discord.ButtonStyle.secondary,
+                 emoji: str | None = None, disabled: bool = False):
+        self.game_id, self.step, self.arg = game_id, step, arg
+        super().__init__(discord.ui.Button(label=label(text), style=style, emoji=emoji, disabled=disabled,
+                                           custom_id=f"{PREFIX}:w:{game_id}:{step}:{arg}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["g"], match["v"], match["arg"], item.label or "?", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _dispatch(interaction, "w", _number(self.game_id), _number(self.step), self.arg)
+
+
+class _ReviewSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:j:(?P<g>[^:]*):(?P<v>[^:]*):(?P<arg>.*)"):
+    def __init__(self, game_id: str, step: str, arg: str, options: list[discord.SelectOption], placeholder: str):
+        self.game_id, self.step, self.arg = game_id, step, arg
+        super().__init__(discord.ui.Select(custom_id=f"{PREFIX}:j:{game_id}:{step}:{arg}",
+                                           placeholder=placeholder, options=options[:MAX_SELECT]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["g"], match["v"], match["arg"], list(item.options), item.placeholder or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """A jump names the step to show (its value ``<step>-<i>``), a view choice the viewer: both handled as
+        the review button that would show it."""
+        value = self.item.values[0] if self.item.values else ""
+        what, _sep, viewer = self.arg.partition(".")
+        if what == "j":
+            step, arg = value.partition("-")[0], f"j.{viewer}"
+        elif what == "s":
+            step, arg = self.step, f"s.{value}"
+        else:
+            step, arg = "", self.arg
+        await _dispatch(interaction, "w", _number(self.game_id), _number(step), arg)
+
+
+DYNAMIC_ITEMS = (_Button, _Select, _ReviewButton, _ReviewSelect)

@@ -16,7 +16,7 @@ from PIL import Image
 
 import i18n
 
-from .common import to_png
+from .common import captioned, to_png
 
 Renderer = Callable[[dict, dict, "str | None"], Image.Image]
 RENDERERS: dict[str, Renderer] = {}
@@ -34,13 +34,15 @@ def register(key: str):
 
 
 def render_png(key: str, view: dict, names: dict, viewer: str | None = None,
-               locale: str = i18n.DEFAULT) -> bytes | None:
-    """The PNG for a view, its words in ``locale``, or None when the game has no renderer (yet)."""
+               locale: str = i18n.DEFAULT, caption: str | None = None) -> bytes | None:
+    """The PNG for a view, its words in ``locale``, under a strip saying ``caption`` if given; None when the
+    game has no renderer (yet)."""
     fn = RENDERERS.get(key)
     if fn is None:
         return None
     with i18n.speaking(locale), i18n.playing(key):
-        return to_png(fn(view, names, viewer))
+        img = fn(view, names, viewer)
+        return to_png(captioned(img, caption) if caption else img)
 
 
 def _load() -> None:

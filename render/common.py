@@ -278,6 +278,19 @@ def banner(draw, width: int, text: str, colour=INK, height: int = 56, y: int = 0
         text_centered(draw, (width // 2, top + i * step), line, f, fill=contrast(colour))
 
 
+CAPTION_HEIGHT = 48
+
+
+def captioned(img: Image.Image, text: str, colour=MUTED) -> Image.Image:
+    """``img`` under a strip that says ``text`` (a review's "Move 5 of 40"), on one line at 18 px or more:
+    every renderer's image takes it the same way, so none of them needs to know about reviews."""
+    out, draw = canvas(img.width, img.height + CAPTION_HEIGHT, colour)
+    out.paste(img.convert("RGB"), (0, CAPTION_HEIGHT))
+    line, f = fit_text(draw, text, img.width - 24, 26, bold=True, min_size=18)
+    text_centered(draw, (img.width // 2, CAPTION_HEIGHT // 2), line, f, fill=contrast(colour))
+    return out
+
+
 def element_symbol(draw: ImageDraw.ImageDraw, element: str, centre, size: float, fill=None,
                    outline=None) -> None:
     """The element as the classic Wu Xing shape, filled with its colour, so colour-blind players can tell

@@ -9,7 +9,8 @@ from __future__ import annotations
 import importlib
 
 _WHERE = {"open_store": "factory", "Notice": "replies", "Offer": "replies", "Picture": "replies",
-          "Private": "replies", "Reply": "replies", "Turn": "replies", "User": "replies", "Where": "replies",
+          "Private": "replies", "Reply": "replies", "ReviewPage": "replies", "Turn": "replies", "User": "replies",
+          "Where": "replies",
           "TableService": "service", "Store": "store"}
 
 __all__ = sorted(_WHERE)

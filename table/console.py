@@ -55,6 +55,7 @@ HELP = N_("""Commands (as in Discord):
   /game status | /game hand                 the table (public) | your private view
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes] | /game rematch
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
+  /game review [game:<id>] [step:<k>] [seen_by:<user>|table]   a game's picture after move k, as you may see it
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
   /games | /mygames | /stats [user:<user>] | /leaderboard game:<key> | /profile [user:<user>]
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
@@ -79,7 +80,8 @@ def console_words() -> dict[str, str]:
     read them too."""
     return {pgettext("console", "/help"): "/help", pgettext("console", "/quit"): "/quit",
             "/" + pgettext("command", "wait"): "/wait", pgettext("command", "actions"): "actions",
-            pgettext("option", "hours"): "hours", pgettext("option", "confirm"): "confirm"}
+            pgettext("option", "hours"): "hours", pgettext("option", "confirm"): "confirm",
+            pgettext("option", "seen_by"): "seen_by"}
 
 
 def canonical(value: str, values: tuple[str, ...]) -> str:
@@ -239,6 +241,12 @@ class Console:
             except ValueError:
                 return Reply.fail(user.id, _("page is a number."))
             return await svc.history(where, user, page)
+        if sub == "review":
+            game, step = options.get("game", "").lstrip("#"), options.get("step", "")
+            if not (game.isdigit() or not game) or not (step.isdigit() or not step):
+                return Reply.fail(user.id, _("Use `/game review [game:<id>] [step:<k>]`: both are numbers."))
+            return await svc.review(where, user, int(game) if game else None, int(step) if step else None,
+                                    seen_by=options.get("seen_by") or None)
         if sub == "rules":
             key = options.get("game")
             text = svc.rules(key) if key else None

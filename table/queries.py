@@ -122,6 +122,10 @@ TURNS_OF = (SUMMARY.where(g.c.status == "running",
                           JsonHas(g.c.waiting, _param("user")))
             .order_by(g.c.updated_at))
 
+# a server's started games, newest first (a review's game to choose, #28)
+RECENT_OF = (SUMMARY.where(g.c.guild.is_not_distinct_from(_param("guild")), g.c.state.is_not(None))
+             .order_by(g.c.id.desc()).limit(_param("limit", Integer)))
+
 RECORD = (select(results.c.game, results.c.outcome, func.count()).where(results.c.user_id == _param("user"))
           .group_by(results.c.game, results.c.outcome))
 RECORD_IN_GUILD = RECORD.where(results.c.guild == _param("guild"))

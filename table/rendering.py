@@ -6,7 +6,7 @@ thread when no pool was started (tests, the console, scripts).
     png = await rendering.draw(("wagara", view, names, None), key=("game 7", None), order=12)
     rendering.stop()           # at shutdown
 
-A job is ``(game key, view, names, viewer, locale)``, the arguments of ``render.render_png``: plain data that
+A job is ``(game key, view, names, viewer, locale[, caption])``, the arguments of ``render.render_png``: plain data that
 pickles, so a worker needs nothing else. If a worker dies, the pool is started again and the image is drawn
 in a thread meanwhile: an image is never lost to a broken pool.
 
@@ -105,7 +105,8 @@ def _warm() -> None:
         os.nice(5)
 
 
-def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None, locale: str = "en") -> bytes | None:
+def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None, locale: str = "en",
+                    caption: str | None = None) -> bytes | None:
     """render_png, then, once the worker has been idle a moment, give back the memory images took: a canvas,
     masks and copies (several MB) are freed after each image, but glibc keeps their pages, so a worker would
     hold the most any image ever needed. Not after every image: trimming costs ~2 ms, and while jobs follow
@@ -113,7 +114,7 @@ def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None, local
     global _started
     _started += 1
     try:
-        return render_png(key, view, names, viewer, locale)
+        return render_png(key, view, names, viewer, locale, caption)
     finally:
         if _trim is not None:
             timer = threading.Timer(IDLE_TRIM_AFTER, _trim_when_idle, (_started,))

@@ -31,7 +31,7 @@ class Picture:
     filename: str
     data: bytes | None = None
     make: Callable[[], bytes | None] | None = field(default=None, repr=False)
-    job: tuple | None = field(default=None, repr=False)   # (game key, view, names, viewer): drawn by table.rendering
+    job: tuple | None = field(default=None, repr=False)   # render_png's arguments: drawn by table.rendering
     key: tuple | None = field(default=None, repr=False)   # (game id, viewer): a newer job of the same key
     order: int = 0                                        # (a higher order, the version) supersedes a waiting one
     alt: str = ""       # the picture in words, for screen readers (Discord's attachment description), #16
@@ -117,6 +117,21 @@ class Offer:
 
 
 @dataclass
+class ReviewPage:
+    """One step of a game's review (``/game review``, issue #28), for front ends that offer buttons to step
+    on: where it is (``step`` of ``moves``, 0 the start), whose view it shows (``viewer``: "t" the table's,
+    else the position of a seat in the game's seat list), the other views that may be chosen (an ended
+    game's: (code, label)) and the jumps (label, step) to a round or to a player's move."""
+    game_id: int
+    step: int
+    moves: int
+    viewer: str
+    ended: bool
+    viewers: list[tuple[str, str]] = field(default_factory=list)
+    jumps: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
 class Reply:
     ok: bool = True
     text: str | None = None                    # for the channel
@@ -133,6 +148,7 @@ class Reply:
     offer: Offer | None = None                 # skip/remove choices after a missed deadline
     choices: list[str] = field(default_factory=list)   # the caller's own legal actions (private, for a picker)
     rematch: int | None = None                 # the ended game a Rematch button reopens (#27)
+    review: ReviewPage | None = None           # a review's step, for its buttons (#28)
 
     @classmethod
     def fail(cls, user: str, text: str, **kw) -> Reply:

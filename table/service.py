@@ -7,7 +7,8 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``play`` (table/play.py): moves, undo, the computer seats, and what a player may look at;
 - ``scheduler`` (table/scheduler.py): reminders, deadlines and time limits, skip/remove, the outbox;
 - ``community`` (table/community.py): replays, exports, lists, records, settings, notifications;
-- ``learning`` (table/learn.py): learn tables — one person against gentle computers, coached privately.
+- ``learning`` (table/learn.py): learn tables — one person against gentle computers, coached privately;
+- ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it.
 
 They share one ``Context`` (table/context.py) — the service itself: the store, the clock, the per-channel
 locks and caches, and how a table is shown. Words that need no table are in table/texts.py.
@@ -23,6 +24,7 @@ from .context import SETTINGS_TTL, Context
 from .learn import Learn
 from .lobby import Lobby
 from .play import HISTORY_PAGE, MAX_BOT_STEPS, MESSAGE_BUDGET, RULES_DIR, Play, rules
+from .review import Review
 from .scheduler import Scheduler
 from .store import Store
 from .texts import (
@@ -46,6 +48,7 @@ CALLS = {
     "community": ("replay", "export", "games_here", "my_turns", "stats", "leaderboard", "change_settings",
                   "set_notify", "rating_board", "rating_stats", "profile"),
     "learning": ("learn",),
+    "reviews": ("review", "recent_games"),
 }
 
 
@@ -60,6 +63,7 @@ class TableService(Context):
         self.scheduler = Scheduler(self, self.play)
         self.community = Community(self)
         self.learning = Learn(self, self.lobby, self.play)
+        self.reviews = Review(self)
 
     rules = staticmethod(rules)       # a guide needs no table (nor a service: a front end may ask any time)
 
@@ -79,8 +83,9 @@ class TableService(Context):
 
 def _answered_by(concern: str, name: str):
     """``TableService.<name>``: the call handed to the concern that answers it."""
-    method = getattr({"lobby": Lobby, "play": Play, "scheduler": Scheduler, "community": Community,
-                      "learning": Learn}[concern], name)
+    concerns = {"lobby": Lobby, "play": Play, "scheduler": Scheduler, "community": Community, "learning": Learn,
+                "reviews": Review}
+    method = getattr(concerns[concern], name)
 
     async def call(self, *args, **kwargs):
         return await getattr(getattr(self, concern), name)(*args, **kwargs)

@@ -573,6 +573,10 @@ class Store:
         """The unfinished games of a server: id, game, channel, status, whom each waits for, seat names."""
         return self._summaries(await self._all(q.OPEN_GAMES_OF, {"guild": guild}))
 
+    async def recent_games(self, guild: str | None, limit: int = 25) -> list[dict]:
+        """The started games of a server (running or ended), newest first, as ``open_games_of`` lists them."""
+        return self._summaries(await self._all(q.RECENT_OF, {"guild": guild, "limit": limit}))
+
     async def turns_of(self, user_id: str) -> list[dict]:
         """The running games, in any server, that wait for ``user_id`` now."""
         return self._summaries(await self._all(q.TURNS_OF, {"user": user_id}))

@@ -14,7 +14,8 @@
 - Refused before anything is written: a revision this code does not know, or a legacy number above the newest
   revision (a newer Teahouse wrote it), and tables without any Teahouse schema (a foreign database).
 
-To add a revision: ``alembic -c table/migrations/alembic.ini revision --rev-id 0008 -m "what changes"``, then
+To add a revision: ``alembic -c table/migrations/alembic.ini revision --rev-id 0008 -m "what changes"`` (the
+file name must start with its four-digit id: a start at the newest revision knows the chain by these names), then
 write its ``upgrade()`` with ``op.`` calls (``op.get_bind().dialect.name`` for what differs by database) and
 bump ``SCHEMA_VERSION`` in table/store.py; the bot applies it on its next start.
 """
@@ -26,25 +27,29 @@ import functools
 import logging
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from .backup import copy
 from .dialects import StoreError
 
 log = logging.getLogger("teahouse.store")
 HERE = Path(__file__).resolve().parent / "migrations"
+# Alembic (about 8 MB in the bot) is imported only when a database needs a migration: a start at the newest
+# revision reads the revision with one query and knows the chain by its files' names.
+REVISIONS = tuple(sorted(p.name[:4] for p in (HERE / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
+HEAD = REVISIONS[-1]
 
 
 @functools.lru_cache(maxsize=1)
-def scripts() -> ScriptDirectory:
+def scripts():
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory(str(HERE))
 
 
-def _config(sync_conn=None) -> Config:
+def _config(sync_conn=None):
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(HERE))
     config.attributes["connection"] = sync_conn
@@ -52,30 +57,38 @@ def _config(sync_conn=None) -> Config:
 
 
 def current_revision(sync_conn) -> str | None:
-    return MigrationContext.configure(sync_conn).get_current_revision()
+    """The database's Alembic revision (None for none), read as Alembic keeps it: one row of
+    ``alembic_version``."""
+    if not inspect(sync_conn).has_table("alembic_version"):
+        return None
+    return sync_conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
 def _look(sync_conn) -> tuple[set[str], str | None]:
     return set(inspect(sync_conn).get_table_names()), current_revision(sync_conn)
 
 
+def _known(revision: str) -> bool:
+    return revision in REVISIONS
+
+
 def _run(sync_conn, legacy: int, target: str) -> str | None:
     """Adopt a database from before Alembic at its legacy number, then upgrade it to ``target``."""
     revision = current_revision(sync_conn)
+    if revision == HEAD and target == "head":
+        return revision                 # up to date: most starts, and no Alembic to load
+    from alembic import command
+
     if revision is None and legacy:
         command.stamp(_config(sync_conn), f"{legacy:04d}")
-    if revision is None or revision != scripts().get_current_head() or target != "head":
+    if revision is None or revision != HEAD or target != "head":
         command.upgrade(_config(sync_conn), target)
     return current_revision(sync_conn)
 
 
-def _known(revision: str) -> bool:
-    return any(s.revision == revision for s in scripts().walk_revisions())
-
-
 async def upgrade(store, target: str = "head") -> None:
     """Check, back up and upgrade ``store``'s database (see the module's docstring)."""
-    side, head = store.side, scripts().get_current_head()
+    side, head = store.side, HEAD
     async with side.connection("read") as conn:
         tables, revision = await conn.run_sync(_look)
         legacy = await side.legacy_version(conn)

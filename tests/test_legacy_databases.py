@@ -192,3 +192,25 @@ async def test_the_revisions_build_exactly_the_schema_the_queries_use(any_store)
 
     async with any_store._connection("read") as conn:
         assert await conn.run_sync(differences) == []
+
+
+def test_a_start_at_the_newest_revision_loads_no_alembic(tmp_path):
+    """Alembic is loaded only when a database needs a migration (memory at rest, issue #29): a bot that
+    starts on an up-to-date database reads the revision with one query; the chain's head is the newest
+    revision file, and SCHEMA_VERSION names it."""
+    import subprocess
+    import sys
+
+    from table.upgrade import HEAD, REVISIONS, scripts
+
+    assert HEAD == scripts().get_current_head() == f"{SCHEMA_VERSION:04d}"
+    assert list(REVISIONS) == sorted(s.revision for s in scripts().walk_revisions())
+    db = tmp_path / "t.db"
+    code = ("import asyncio, sys; from table import open_store\n"
+            "async def main():\n"
+            f"    async with open_store({str(db)!r}) as store: await store.schema_version()\n"
+            "asyncio.run(main()); print(any(m.startswith('alembic') for m in sys.modules))")
+    root = Path(__file__).resolve().parent.parent
+    first = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert (first.stdout.strip(), again.stdout.strip()) == ("True", "False")   # created by Alembic; then not

@@ -194,7 +194,7 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
     except StoreError as e:
         print(f"teahouse: {e}", file=sys.stderr)
         return 1
-    rendering.start()              # images are drawn in worker processes, one per core
+    rendering.start()              # images are drawn in worker processes (IMAGE_WORKERS, else cores - 1)
     bot = make_bot(store, shards=shards, dev_guild=dev_guild,
                    service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600, escape=ui.safe))
     if shards is not None:

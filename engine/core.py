@@ -54,6 +54,16 @@ def read_number(word: str) -> int | None:
     return int(word) if isinstance(word, str) and _NUMBER.fullmatch(word) else None
 
 
+def with_names(text: str, names: dict[str, str]) -> str:
+    """Seat ids in an engine text replaced by display names — whole ids only, so seat '4' never turns space
+    'b4' into 'bFay'."""
+    if not names:
+        return text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
+                         + r")(?![\w-])")
+    return pattern.sub(lambda m: names[m.group(1)], text)
+
+
 def lower(text: str) -> str:
     """``text`` with ASCII letters lowered and every other character left as it is. Keywords of actions are
     ASCII, and ``str.lower`` maps some other characters onto ASCII letters (the Kelvin sign 'K' to 'k')."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -18,6 +17,8 @@ from operator import itemgetter
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from engine.core import with_names  # noqa: F401  (the renderers name seats with it; it is plain text)
 
 from .colours import BACKGROUND, ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, contrast, darken
 
@@ -355,13 +356,3 @@ def hexagon(centre, size: float, pointy: bool = True) -> list[tuple[float, float
     start = 30 if pointy else 0
     return [(cx + size * math.cos(math.radians(start + 60 * i)), cy + size * math.sin(math.radians(start + 60 * i)))
             for i in range(6)]
-
-
-def with_names(text: str, names: dict[str, str]) -> str:
-    """Seat ids in an engine text replaced by display names — whole ids only, so seat '4' never turns space
-    'b4' into 'bFay'."""
-    if not names:
-        return text
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
-                         + r")(?![\w-])")
-    return pattern.sub(lambda m: names[m.group(1)], text)

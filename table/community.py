@@ -9,7 +9,6 @@ import math
 import i18n
 from engine import GAMES
 from i18n import N_, _, ngettext, pgettext
-from render import RENDERERS
 
 from . import ratings
 from .context import Context, speaks, speaks_to
@@ -52,6 +51,8 @@ class Community:
 
     @staticmethod
     async def _replay(user: User, row, game, entries) -> Reply:
+        from render import RENDERERS  # the renderers, loaded where a replay is drawn (not in every bot)
+
         names = dict(row.names)
 
         if row.game not in RENDERERS:

@@ -26,7 +26,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from sqlalchemy import event, text
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.expression import ColumnElement
 from sqlalchemy.sql.visitors import InternalTraversal as T
@@ -396,6 +395,8 @@ class PostgresSide(Side):
 
     def engine(self):
         url = "postgresql+asyncpg://" + self.url.split("://", 1)[1]
+        from sqlalchemy.ext.asyncio import create_async_engine  # PostgreSQL only (7 MB a SQLite bot need not carry)
+
         return create_async_engine(
             url, pool_size=self.POOL_SIZE, max_overflow=self.MAX_OVERFLOW, pool_timeout=30,
             connect_args={"timeout": 10, "command_timeout": 60})

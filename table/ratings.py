@@ -42,21 +42,28 @@ after upgrading, with the bot stopped, to rate a server's history.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sys
 import time
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, desc, func, insert, select, union_all, update
 from sqlalchemy.types import BigInteger, Double, Integer, Text
 
 from .dialects import INSERTS
 from .schema import games, rating_changes, ratings, results, seats
 
-MODEL = PlackettLuce()
-MU, SIGMA = MODEL.mu, MODEL.sigma
+MU, SIGMA = 25.0, 25.0 / 3       # openskill's defaults, a new player's rating (tests hold them to the model's)
+
+
+@functools.cache
+def model():
+    """openskill's Plackett-Luce model, loaded when a game is first rated (not with every bot start)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=MU, sigma=SIGMA)
 BASE, SCALE = 1500, 20
 PROVISIONAL_SIGMA = 6.0
 CPU = "cpu:"          # a computer level's entity: cpu:easy, cpu:medium, cpu:hard
@@ -153,9 +160,9 @@ def rate(units: list[tuple[list[str], int]], entity_of: dict[str, str],
     ratings ``before``. An entity seated twice (two computers of one level) keeps the mean of its new ratings."""
     if len(units) < 2:
         return {}
-    teams = [[MODEL.rating(mu=before[entity_of[s]].mu, sigma=before[entity_of[s]].sigma) for s in seats_]
+    teams = [[model().rating(mu=before[entity_of[s]].mu, sigma=before[entity_of[s]].sigma) for s in seats_]
              for seats_, _place in units]
-    new = MODEL.rate(teams, ranks=[place for _seats, place in units])
+    new = model().rate(teams, ranks=[place for _seats, place in units])
     got: dict[str, list[Rating]] = {}
     for (seats_, _place), team in zip(units, new, strict=True):
         for seat, r in zip(seats_, team, strict=True):

@@ -9,8 +9,10 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from PIL import Image
+if TYPE_CHECKING:      # Pillow is loaded where a replay is drawn (a thread), not with the bot
+    from PIL import Image
 
 from engine import Game
 from i18n import W_
@@ -84,6 +86,8 @@ def sample(n: int, most: int = MAX_FRAMES) -> list[int]:
 
 def gif(frames: list[Image.Image], width: int = GIF_WIDTH, ms: int = 700, last_ms: int = 4000) -> bytes:
     """An animated GIF of the frames, scaled to ``width`` and sharing one palette so colours stay put."""
+    from PIL import Image
+
     if not frames:
         raise ValueError("no frames")
     scaled = []

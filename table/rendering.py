@@ -2,7 +2,7 @@
 the event loop's interpreter lock (a move is saved and answered while images are drawn elsewhere); in a
 thread when no pool was started (tests, the console, scripts).
 
-    rendering.start()          # the bot, at start: one worker per core
+    rendering.start()          # the bot, at start: IMAGE_WORKERS, else one worker per core but one
     png = await rendering.draw(("wagara", view, names, None), key=("game 7", None), order=12)
     rendering.stop()           # at shutdown
 
@@ -21,10 +21,13 @@ Memory: a worker hands the heap its images freed back to the system when it fall
 glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many
 different images is returned too. (``max_tasks_per_child`` would do that, but on Python
 3.11–3.13 it can stop the pool for good: CPython issue 115634.) A bot is idle most of a day: after
-``IDLE_STOP_AFTER`` seconds without a job the pool is replaced by a fresh one, whose workers start only with
-the next job, so an idle bot holds no image worker. The next picture then costs a worker's start and its
-cold caches (0.4–0.5 s instead of ~30 ms), so the wait is long enough that tables playing a session keep
-warm workers, and short enough that a bot whose games move a few times an hour holds ~70 MB between moves.
+``IDLE_STOP_AFTER`` seconds without a job the pool goes to sleep: its workers exit, and so do
+multiprocessing's forkserver and resource tracker, so an idle bot is one process. The next picture starts
+them again and costs a worker's start and its cold caches (about half a second instead of ~30 ms), so the
+wait is long enough that tables playing a session keep warm workers, and short enough that a bot whose games
+move a few times an hour holds only itself between moves.
+
+Workers: ``IMAGE_WORKERS``, else one per core but one (``default_workers``): one on a small machine.
 """
 
 from __future__ import annotations
@@ -42,8 +45,6 @@ from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from render import render_png
-
 log = logging.getLogger("teahouse.render")
 
 IDLE_TRIM_AFTER = 0.5         # seconds a worker waits for its next job before handing freed memory back
@@ -59,6 +60,8 @@ _queue: OrderedDict[object, _Slot] = OrderedDict()
 _in_pool = 0
 _last_done = 0.0              # time.monotonic() when the last job finished
 _reaper: threading.Thread | None = None
+_asleep = False               # the pool was put to sleep while idle; the next picture starts a fresh one
+_waking = threading.Lock()    # a pool going to sleep, or waking
 _stopping = threading.Event()
 stats = {"drawn": 0, "coalesced": 0, "pools": 0, "idle_stops": 0}
 # called with (game key, seconds) when a picture is ready, the wait in the queue included (table/metrics.py);
@@ -105,6 +108,14 @@ def _warm() -> None:
         os.nice(5)
 
 
+def _render_png(*job) -> bytes | None:
+    """render.render_png, imported where a picture is drawn: a bot with image workers never loads Pillow and
+    the renderers itself (about 9 MB)."""
+    from render import render_png
+
+    return render_png(*job)
+
+
 def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None, locale: str = "en",
                     caption: str | None = None) -> bytes | None:
     """render_png, then, once the worker has been idle a moment, give back the memory images took: a canvas,
@@ -114,7 +125,7 @@ def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None, local
     global _started
     _started += 1
     try:
-        return render_png(key, view, names, viewer, locale, caption)
+        return _render_png(key, view, names, viewer, locale, caption)
     finally:
         if _trim is not None:
             timer = threading.Timer(IDLE_TRIM_AFTER, _trim_when_idle, (_started,))
@@ -132,39 +143,96 @@ def _trim_when_idle(started: int) -> None:
         _trim(0)
 
 
+def default_workers() -> int:
+    """``IMAGE_WORKERS`` if set, else one worker per core but one: the bot's own process needs a core to save
+    and answer moves, and on a small machine (one or two cores) one worker draws a busy server's pictures
+    within their target and saves a worker's memory (~70 MB)."""
+    chosen = os.getenv("IMAGE_WORKERS", "").strip()
+    if chosen:
+        try:
+            return max(1, int(chosen))
+        except ValueError:
+            log.warning("IMAGE_WORKERS must be a number of processes, not %r; using the default", chosen)
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
 def start(processes: int | None = None) -> None:
-    global _pool, _size, _given, _reaper
+    global _size, _asleep, _reaper
     if _pool is not None:
         return
-    _size = processes or os.cpu_count() or 1
-    method = "forkserver" if sys.platform.startswith("linux") else "spawn"   # never fork a running event loop
-    _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context(method),
-                                initializer=_warm)
-    _given = 0
-    stats["pools"] += 1
+    _size = processes or default_workers()
+    _asleep = False
+    _new_pool()
     if _reaper is None or not _reaper.is_alive():
         _stopping.clear()
         _reaper = threading.Thread(target=_reap, name="image-pool-reaper", daemon=True)
         _reaper.start()
 
 
+def _new_pool() -> None:
+    global _pool, _given
+    method = "forkserver" if sys.platform.startswith("linux") else "spawn"   # never fork a running event loop
+    _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context(method),
+                                initializer=_warm)
+    _given = 0
+    stats["pools"] += 1
+
+
 def _reap() -> None:
-    """Replace a pool idle for IDLE_STOP_AFTER seconds by a fresh one (no workers until its first job)."""
+    """Put a pool idle for IDLE_STOP_AFTER seconds to sleep (see ``_sleep``)."""
     while not _stopping.wait(min(IDLE_STOP_AFTER, 5.0)):
         with _lock:
             pool = _pool
             idle = (pool is not None and _in_pool == 0 and not _queue
                     and time.monotonic() - _last_done >= IDLE_STOP_AFTER)
         if idle and getattr(pool, "_processes", None):
-            stats["idle_stops"] += 1
-            _replace(pool)
+            _sleep(pool)
+
+
+def _sleep(pool: ProcessPoolExecutor) -> None:
+    """An idle pool's workers exit, and so do multiprocessing's forkserver and resource tracker (~25 MB
+    between them): a quiet bot is one process. The next picture wakes them (``_wake``), in about half a
+    second."""
+    global _pool, _asleep
+    with _waking:
+        with _lock:
+            if _pool is not pool or _in_pool or _queue:
+                return
+            _pool, _asleep = None, True
+        pool.shutdown(wait=True)
+        _stop_helpers()
+        stats["idle_stops"] += 1
+
+
+def _stop_helpers() -> None:
+    """multiprocessing's forkserver and resource tracker, which it starts again when a process next starts.
+    (Their ``_stop`` is what CPython's own tests call; where it is missing they simply stay.)"""
+    from multiprocessing import forkserver, resource_tracker
+
+    for helper in (getattr(forkserver, "_forkserver", None), getattr(resource_tracker, "_resource_tracker", None)):
+        stop_ = getattr(helper, "_stop", None)
+        if stop_ is not None:
+            try:
+                stop_()
+            except Exception:   # noqa: BLE001 — a helper that will not stop costs memory, never a picture
+                log.warning("could not stop a multiprocessing helper process", exc_info=True)
+
+
+def _wake() -> None:
+    """A picture for a sleeping pool: a fresh one (its workers start with the picture)."""
+    global _asleep
+    with _waking:
+        if _asleep and _pool is None and not _stopping.is_set():
+            _new_pool()
+            _asleep = False
 
 
 def stop(timeout: float | None = None) -> None:
     """Stop the workers once their pictures are drawn; with ``timeout``, those still drawing after that many
     seconds are killed (a stuck picture never holds up a shutdown)."""
-    global _pool
+    global _pool, _asleep
     _stopping.set()
+    _asleep = False
     if _pool is not None:
         pool, _pool = _pool, None
         workers = list((getattr(pool, "_processes", None) or {}).values())
@@ -202,7 +270,17 @@ def worker_pids() -> list[int]:
 
 
 def running() -> bool:
-    return _pool is not None
+    """Pictures go to worker processes (a pool that may be asleep, see ``_sleep``)."""
+    return _pool is not None or _asleep
+
+
+def helper_pids() -> list[int]:
+    """multiprocessing's forkserver and resource tracker, while they run (they exit with a sleeping pool)."""
+    from multiprocessing import forkserver, resource_tracker
+
+    pids = [getattr(forkserver._forkserver, "_forkserver_pid", None),
+            getattr(resource_tracker._resource_tracker, "_pid", None)]
+    return [p for p in pids if p]
 
 
 def waiting() -> int:
@@ -227,8 +305,10 @@ async def draw(job: tuple, key: object = None, order: int = 0) -> bytes | None:
 
 
 async def _draw(job: tuple, key: object, order: int) -> bytes | None:
+    if _asleep:
+        await asyncio.to_thread(_wake)
     if _pool is None:
-        return await asyncio.to_thread(render_png, *job)
+        return await asyncio.to_thread(_render_png, *job)
     loop = asyncio.get_running_loop()
     fut = loop.create_future()
     with _lock:
@@ -241,6 +321,9 @@ async def _draw(job: tuple, key: object, order: int) -> bytes | None:
                 slot.job, slot.order = job, order
         slot.waiters.append((loop, fut))
     _pump()
+    if _asleep:          # the pool went to sleep as the job came: wake it for the job
+        await asyncio.to_thread(_wake)
+        _pump()
     return await fut
 
 
@@ -327,6 +410,6 @@ def _settle(fut: asyncio.Future, data, error) -> None:
 def _redraw(fut: asyncio.Future, job: tuple) -> None:
     if fut.done():
         return
-    task = asyncio.ensure_future(asyncio.to_thread(render_png, *job))
+    task = asyncio.ensure_future(asyncio.to_thread(_render_png, *job))
     task.add_done_callback(lambda t: fut.cancel() if t.cancelled()
                            else _settle(fut, None if t.exception() else t.result(), t.exception()))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import i18n
-from render.common import with_names
+from engine.core import with_names
 
 
 @dataclass(frozen=True)

@@ -200,3 +200,15 @@ def test_a_real_seikatsu_game_at_four_is_rated_as_two_teams():
     new = R.rate(units, {s: s for s in seats}, dict.fromkeys(seats, R.Rating()))
     for team in game.teams(state):                      # teammates move together
         assert new[team[0]] == new[team[1]]
+
+
+def test_the_starting_rating_is_openskills_own_default():
+    """MU and SIGMA are written out so the bot loads openskill only when it rates a game (issue #29's memory
+    at rest); they stay the model's defaults, the numbers every stored rating was computed from."""
+    from openskill.models import PlackettLuce
+
+    from table import ratings
+
+    default = PlackettLuce()
+    assert (ratings.MU, ratings.SIGMA) == (default.mu, default.sigma)
+    assert (ratings.model().mu, ratings.model().sigma) == (default.mu, default.sigma)

@@ -363,12 +363,15 @@ async def test_an_idle_pool_lets_its_workers_go_and_starts_them_again_for_the_ne
         assert await rendering.draw(jobs[0]) == render_png(*jobs[0])
         assert rendering.worker_pids()
         deadline = time.monotonic() + 20
-        while rendering.worker_pids() and time.monotonic() < deadline:
+        while rendering.stats["idle_stops"] == stops and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
         assert rendering.worker_pids() == [] and rendering.stats["idle_stops"] == stops + 1
-        assert rendering.running()                            # a pool is there, without workers
+        assert rendering.running()                            # a pool is there, asleep
+        assert rendering.helper_pids() == []                  # the forkserver and resource tracker exited too
+        drawn = rendering.stats["drawn"]
         assert await rendering.draw(jobs[1]) == render_png(*jobs[1])
-        assert rendering.worker_pids()
+        assert rendering.worker_pids() and len(rendering.helper_pids()) == 2
+        assert rendering.stats["drawn"] == drawn + 1          # by a worker (a thread would not count)
     finally:
         rendering.stop()
 

@@ -16,7 +16,7 @@ from PIL import Image
 
 import i18n
 
-from .common import captioned, to_png
+from .common import IDLE_CACHES, captioned, to_png
 
 Renderer = Callable[[dict, dict, "str | None"], Image.Image]
 RENDERERS: dict[str, Renderer] = {}
@@ -31,6 +31,13 @@ def register(key: str):
         RENDERERS[key] = draw
         return draw
     return wrap
+
+
+def release() -> None:
+    """Drop what helps a run of pictures (``IDLE_CACHES``: boards, glyph masks), so an idle worker's memory goes
+    back to the system; the fonts stay."""
+    for cache in IDLE_CACHES:
+        cache.cache_clear()
 
 
 def render_png(key: str, view: dict, names: dict, viewer: str | None = None,

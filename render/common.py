@@ -110,6 +110,10 @@ def _glyphs(fnt, text: str, mode: str, anchor, fx: float, fy: float):
     return fnt.getmask2(text, mode, anchor=anchor, start=(fx, fy))
 
 
+# caches that help a run of pictures and that a worker drops when it falls idle (render.release)
+IDLE_CACHES: list = [_glyphs]
+
+
 @lru_cache(maxsize=8192)
 def _length(fnt, text: str, mode: str) -> float:
     return fnt.getlength(text, mode)

@@ -20,7 +20,19 @@ from i18n import W_, _, ngettext, pgettext
 
 from . import register
 from .colours import BACKGROUND, HIGHLIGHT, INK, MUTED, PLAYER_COLOURS, contrast, darken, lighten
-from .common import banner, canvas, die, fit_text, font, hexagon, keep_exact, text_centered, with_names, wrap_words
+from .common import (
+    IDLE_CACHES,
+    banner,
+    canvas,
+    die,
+    fit_text,
+    font,
+    hexagon,
+    keep_exact,
+    text_centered,
+    with_names,
+    wrap_words,
+)
 
 WIDTH = 800   # a phone shows ~400 px: 18 px text stays 9 px there
 MARGIN = 24
@@ -244,7 +256,7 @@ def board_geometry(view) -> tuple[Geometry, int]:
     return Geometry(view["spaces"], MARGIN, BANNER_H + 10, width - 2 * MARGIN, 10**6, size=size), width
 
 
-@lru_cache(maxsize=8)   # a board is ~2 MB; a table keeps its board all game
+@lru_cache(maxsize=8)   # a board is ~4 MB; a table keeps its board all game (dropped when the worker idles)
 def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple, width: int = 0,
                 pointy: bool = True, locale: str = "") -> Image.Image:
     """The board with no space highlighted, on a strip of background from the top of the image to a little
@@ -260,6 +272,9 @@ def board_layer(spaces: tuple, borders: tuple, size: float, centres: tuple, widt
     img, draw = canvas(max(width, WIDTH), int(bottom))
     draw_board(draw, view, geo, {}, {})
     return img
+
+
+IDLE_CACHES.append(board_layer)
 
 
 def draw_symbol(draw, sp, centre, size, ground):

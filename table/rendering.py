@@ -21,8 +21,8 @@ Memory: a worker hands the heap its images freed back to the system when it fall
 glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many
 different images is returned too. (``max_tasks_per_child`` would do that, but on Python
 3.11–3.13 it can stop the pool for good: CPython issue 115634.) A bot is idle most of a day: after
-``IDLE_STOP_AFTER`` seconds without a job the pool goes to sleep: its workers exit, and so do
-multiprocessing's forkserver and resource tracker, so an idle bot is one process. The next picture starts
+``IDLE_STOP_AFTER`` seconds without a job the pool goes to sleep: its workers exit, and so does
+multiprocessing's resource tracker, so an idle bot is one process. The next picture starts
 them again and costs a worker's start and its cold caches (about half a second instead of ~30 ms), so the
 wait is long enough that tables playing a session keep warm workers, and short enough that a bot whose games
 move a few times an hour holds only itself between moves.
@@ -139,6 +139,9 @@ def _trim_when_idle(started: int) -> None:
         # an idle worker needs none of them.
         from PIL import Image
 
+        import render
+
+        render.release()                # and the boards and glyph masks kept for a run of pictures
         Image.core.clear_cache()
         _trim(0)
 
@@ -171,8 +174,9 @@ def start(processes: int | None = None) -> None:
 
 def _new_pool() -> None:
     global _pool, _given
-    method = "forkserver" if sys.platform.startswith("linux") else "spawn"   # never fork a running event loop
-    _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context(method),
+    # spawn: never fork a running event loop. (A forkserver starts workers faster, but it is a process of
+    # ~13 MB more, and a sleeping pool's next picture would start it again anyway.)
+    _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context("spawn"),
                                 initializer=_warm)
     _given = 0
     stats["pools"] += 1
@@ -190,8 +194,8 @@ def _reap() -> None:
 
 
 def _sleep(pool: ProcessPoolExecutor) -> None:
-    """An idle pool's workers exit, and so do multiprocessing's forkserver and resource tracker (~25 MB
-    between them): a quiet bot is one process. The next picture wakes them (``_wake``), in about half a
+    """An idle pool's workers exit, and so does multiprocessing's resource tracker (~12 MB): a quiet bot is
+    one process. The next picture wakes them (``_wake``), in about half a
     second."""
     global _pool, _asleep
     with _waking:
@@ -205,8 +209,9 @@ def _sleep(pool: ProcessPoolExecutor) -> None:
 
 
 def _stop_helpers() -> None:
-    """multiprocessing's forkserver and resource tracker, which it starts again when a process next starts.
-    (Their ``_stop`` is what CPython's own tests call; where it is missing they simply stay.)"""
+    """multiprocessing's resource tracker (and a forkserver, if anything started one), which it starts again
+    when it next needs them. (Their ``_stop`` is what CPython's own tests call; where it is missing they
+    simply stay.)"""
     from multiprocessing import forkserver, resource_tracker
 
     for helper in (getattr(forkserver, "_forkserver", None), getattr(resource_tracker, "_resource_tracker", None)):
@@ -275,7 +280,8 @@ def running() -> bool:
 
 
 def helper_pids() -> list[int]:
-    """multiprocessing's forkserver and resource tracker, while they run (they exit with a sleeping pool)."""
+    """multiprocessing's forkserver (if any) and resource tracker, while they run (they exit with a sleeping
+    pool)."""
     from multiprocessing import forkserver, resource_tracker
 
     pids = [getattr(forkserver._forkserver, "_forkserver_pid", None),

@@ -39,7 +39,7 @@ log = logging.getLogger("teahouse.table")
 ENDED = ("finished", "abandoned")
 TABLE = "t"                    # the viewer code of the table's (public) view; a seat's is its position
 MAX_JUMPS = 25                 # a select's options
-CACHE_BYTES = 16 * 2**20       # dumped states kept, all games together (a move's state is 1–2 kB)
+CACHE_BYTES = 8 * 2**20        # dumped states kept, all games together (a move's state is 1–2 kB)
 RECENT = 100                   # a server's latest games the autocomplete looks through
 
 

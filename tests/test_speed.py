@@ -367,10 +367,10 @@ async def test_an_idle_pool_lets_its_workers_go_and_starts_them_again_for_the_ne
             await asyncio.sleep(0.1)
         assert rendering.worker_pids() == [] and rendering.stats["idle_stops"] == stops + 1
         assert rendering.running()                            # a pool is there, asleep
-        assert rendering.helper_pids() == []                  # the forkserver and resource tracker exited too
+        assert rendering.helper_pids() == []                  # the resource tracker exited too
         drawn = rendering.stats["drawn"]
         assert await rendering.draw(jobs[1]) == render_png(*jobs[1])
-        assert rendering.worker_pids() and len(rendering.helper_pids()) == 2
+        assert rendering.worker_pids() and len(rendering.helper_pids()) == 1
         assert rendering.stats["drawn"] == drawn + 1          # by a worker (a thread would not count)
     finally:
         rendering.stop()
@@ -384,3 +384,28 @@ def test_the_glyph_cache_is_bounded():
         draw.text((0, 0), f"label {i}", fill=(0, 0, 0), font=font(18))
     info = _glyphs.cache_info()
     assert info.maxsize == GLYPHS_CACHED and info.currsize == GLYPHS_CACHED
+
+
+def test_an_idle_worker_drops_the_boards_and_glyphs_it_kept_and_draws_the_same_pictures():
+    """render.release (called when a worker falls idle, issue #29's memory): the WURRM boards and glyph masks
+    kept for a run of pictures go; the next picture is the same, pixel for pixel."""
+    import random
+
+    import render
+    from engine import GAMES
+    from render import render_png
+    from render.common import _glyphs
+    from render.wurrm import board_layer
+
+    game = GAMES["wurrm"]
+    state = game.new(["a", "b", "c"], seed=5)
+    rnd = random.Random(5)
+    for _ in range(12):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
+    job = ("wurrm", game.view(state, None), {"a": "Ann", "b": "Bo", "c": "Cy"}, None, "en")
+    first = render_png(*job)
+    assert board_layer.cache_info().currsize and _glyphs.cache_info().currsize
+    render.release()
+    assert board_layer.cache_info().currsize == 0 and _glyphs.cache_info().currsize == 0
+    assert render_png(*job) == first

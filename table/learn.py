@@ -174,6 +174,7 @@ class Learn:
             parts.append(self._summary(row, game, state, user.id))
         elif row.status == "running" and user.id in game.to_act(state):
             parts.append(await self._decision(row, game, state, user.id))
+        parts = [p for p in parts if p]       # a game with nothing to say about a decision says nothing
         if parts:
             reply.private.append(Private(user.id, "\n\n".join(parts)))
 

@@ -62,7 +62,7 @@ def tips_for(fake, user) -> list:
             and m.interaction_user.id == fake.user(user).id and "📘" in m.content]
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
+@pytest.mark.parametrize("key", ["wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm"])   # not test games
 async def test_a_learner_plays_a_whole_game_by_buttons_with_private_tips(tmp_path, key):
     rnd = random.Random(key)
     async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")) as bot:

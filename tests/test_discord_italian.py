@@ -78,8 +78,9 @@ def action_component(message):
     return None
 
 
-async def play(fake, user, message):
-    """``user`` takes the first choice ``message`` offers; the public message that answers."""
+async def play(fake, user, message, check=None):
+    """``user`` takes the first choice ``message`` offers (in their private picker if it opens one, which
+    ``check`` looks at first); the public message that answers."""
     comp = action_component(message)
     assert comp is not None, f"no choice offered in {message.content!r}"
     if comp.get("type") == 3:
@@ -87,9 +88,10 @@ async def play(fake, user, message):
     else:
         r = await fake.click(user, message, comp["custom_id"])
     shown = await answer(r)
-    if shown.ephemeral and shown.buttons():        # a picker (a group, or a private choice): pick in it
-        assert_italian(shown)
-        return await play(fake, user, shown)
+    if shown.ephemeral and (shown.buttons() or shown.selects()):   # a picker (a group, a private choice)
+        if check is not None:
+            check(shown)
+        return await play(fake, user, shown, check)
     assert not shown.ephemeral, shown.content
     return shown
 
@@ -147,7 +149,7 @@ async def test_an_italian_user_plays_a_whole_game_in_italian(tmp_path):
                 assert_italian(msg)
                 placeholders |= {s.get("placeholder") for s in msg.selects()}
                 seat = game.to_act(game.load(row.state))[0]
-                msg = await play(fake, names[seat], msg)
+                msg = await play(fake, names[seat], msg, assert_italian)
             final = await bot.store.latest_game(channel)
             assert final.status == "finished", "the game did not end"
             assert_italian(msg)

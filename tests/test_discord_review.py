@@ -13,7 +13,7 @@ from engine import GAMES
 from table import Store, TableService
 from tests.fakediscord import FakeDiscord
 from tests.support import answer
-from tests.test_discord_italian import action_component
+from tests.test_discord_italian import play
 
 
 def make_bot(path, render=True):
@@ -26,22 +26,6 @@ async def open_and_start(fake, key, players):
     for p in players[1:]:
         await fake.click(p, lobby, label="Join")
     return await answer(await fake.click(players[0], lobby, label="Start"))
-
-
-async def play(fake, user, message):
-    """``user`` takes the first choice ``message`` offers (in their private picker if it opens one); the
-    public message that answers."""
-    comp = action_component(message)
-    assert comp is not None, f"no choice offered in {message.content!r}"
-    if comp.get("type") == 3:
-        r = await fake.select(user, message, comp["custom_id"], [comp["options"][0]["value"]])
-    else:
-        r = await fake.click(user, message, comp["custom_id"])
-    shown = await answer(r)
-    if shown.ephemeral and (shown.buttons() or shown.selects()):
-        return await play(fake, user, shown)
-    assert not shown.ephemeral, shown.content
-    return shown
 
 
 async def play_moves(fake, store, channel, names, message, moves: int):

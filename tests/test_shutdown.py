@@ -110,6 +110,20 @@ async def move_in_flight(fake: FakeDiscord, who: str, action: str) -> asyncio.Ta
     return task
 
 
+async def restart_goes_on(fake, db, log, where, version: int) -> None:
+    """The game was saved at ``version`` + 1 (the move in flight); a new process plays the next move."""
+    nxt, action2, version2 = await turn(db, fake, where)
+    assert version2 == version + 1
+    proc = await spawn(fake, db, log)
+    try:
+        r = await fake.slash(nxt, "t0", "game move", options={"action": action2}, timeout=15)
+        assert not r.messages[-1].ephemeral
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), 15) == 0
+    assert (await turn(db, fake, where))[2] == version + 2
+
+
 async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_exits_0_within_10_s(tmp_path):
     async with FakeDiscord(channels=["t0"]) as fake:
         db, log = tmp_path / "bot.db", tmp_path / "bot.log"
@@ -142,17 +156,7 @@ async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_exits_0_
         assert "stopping: 1 interactions were in flight" in text and "exiting now" not in text
         assert "Traceback" not in text
 
-        # a restart continues the game from the saved move
-        nxt, action2, version2 = await turn(db, fake, where)
-        assert version2 == version + 1
-        proc = await spawn(fake, db, log)
-        try:
-            r = await fake.slash(nxt, "t0", "game move", options={"action": action2}, timeout=15)
-            assert not r.messages[-1].ephemeral
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            assert await asyncio.wait_for(proc.wait(), 15) == 0
-        assert (await turn(db, fake, where))[2] == version + 2
+        await restart_goes_on(fake, db, log, where, version)    # a restart continues from the saved move
         assert not fake.errors
 
 
@@ -177,16 +181,7 @@ async def test_a_stuck_picture_does_not_hold_the_stop_past_10_s(tmp_path):
         assert "still running after 6 s" in text and "exiting now" in text
 
         # the move was saved before its picture; the next start goes on from it
-        nxt, action2, version2 = await turn(db, fake, where)
-        assert version2 == version + 1
-        proc = await spawn(fake, db, log)
-        try:
-            r = await fake.slash(nxt, "t0", "game move", options={"action": action2}, timeout=15)
-            assert not r.messages[-1].ephemeral
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            assert await asyncio.wait_for(proc.wait(), 15) == 0
-        assert (await turn(db, fake, where))[2] == version + 2
+        await restart_goes_on(fake, db, log, where, version)
 
 
 @pytest.mark.parametrize("post_takes, within, sent", [(0.2, 3.0, True), (30.0, 0.3, False)])

@@ -143,7 +143,8 @@ async def test_an_italian_learner_reads_tips_that_name_the_buttons(tmp_path):
         await fake.settle()
         tip = tips_for(fake, "alice")[0].content
         assert any(tip.startswith(f"📘 {texts['it']}") for texts in explanations("mywuxing").values())
-        assert "💡 Il computer preferisce **" in tip
+        # the deal is random: the first decision may offer one move only
+        assert "💡 Il computer preferisce **" in tip or "💡 Qui è possibile una sola mossa: **" in tip
         favourite = FAVOURITE.search(tip)[1]
         turn = next(m for m in reversed(fake.messages("general", ephemeral=False)) if choices(m))
         assert "sta imparando MyWuXing" in turn.content

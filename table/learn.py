@@ -36,7 +36,7 @@ from .lobby import Lobby
 from .play import Play
 from .records import LEARN
 from .replies import Private, Reply, User, Where
-from .store import BOT_PREFIX, ChannelBusy, GameRow, Seat
+from .store import BOT_PREFIX, GameRow, Seat
 from .texts import BOT_NAME, and_list
 
 log = logging.getLogger("teahouse.table")
@@ -136,15 +136,9 @@ class Learn:
                                          title=game.title, low=low, high=high))
         options = {**game.check_options(GAME_OPTIONS.get(game.key)), "hints": True, "rated": False, LEARN: True}
         async with ctx.lock(where.channel):
-            existing = await ctx.store.open_game(where.channel)
-            if existing is not None:
-                return Lobby._busy(user, existing)
-            try:
-                row = await ctx.store.create_game(guild=where.guild, channel=where.channel, game=game.key,
-                                                  options=options, host=Seat(user.id, user.name), now=ctx.clock(),
-                                                  parent_channel=parent_channel)
-            except ChannelBusy:
-                return Lobby._busy(user, await ctx.store.open_game(where.channel))
+            row = await self.lobby.create(where, user, game, options, parent_channel)
+            if isinstance(row, Reply):
+                return row
             # stored in English (the level is read back from it); shown translated, as any computer's
             seats = [Seat(f"{BOT_PREFIX}{n}", BOT_NAME.format(n=n, level=LEVEL), True)
                           for n in range(1, computers + 1)]

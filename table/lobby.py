@@ -49,17 +49,26 @@ class Lobby:
         except IllegalAction as e:
             return Reply.fail(user.id, ctx.illegal(e))
         async with ctx.lock(where.channel):
-            existing = await ctx.store.open_game(where.channel)
-            if existing is not None:
-                return self._busy(user, existing)
-            try:
-                row = await ctx.store.create_game(guild=where.guild, channel=where.channel, game=game.key,
-                                                  options=opts, host=Seat(user.id, user.name), now=ctx.clock(),
-                                                  parent_channel=parent_channel)
-            except ChannelBusy:
-                return self._busy(user, await ctx.store.open_game(where.channel))
+            row = await self.create(where, user, game, opts, parent_channel)
+            if isinstance(row, Reply):
+                return row
         log.info("game %s: %s opened a %s table", row.id, user.id, game.key)
         return ctx.lobby_reply(row, _("{name} opened a table.", name=ctx.shown(user.name)))
+
+    async def create(self, where: Where, user: User, game, options: dict,
+                     parent_channel: str | None) -> GameRow | Reply:
+        """(Under the channel's lock.) A new table of ``game`` in ``where`` hosted by ``user``, or the Reply
+        refusing it when the channel already has a game (one open game per channel, also across processes)."""
+        ctx = self.ctx
+        existing = await ctx.store.open_game(where.channel)
+        if existing is not None:
+            return self._busy(user, existing)
+        try:
+            return await ctx.store.create_game(guild=where.guild, channel=where.channel, game=game.key,
+                                               options=options, host=Seat(user.id, user.name), now=ctx.clock(),
+                                               parent_channel=parent_channel)
+        except ChannelBusy:
+            return self._busy(user, await ctx.store.open_game(where.channel))
 
     # ----- a rematch (#27) -----------------------------------------------------------------------------------
     @speaks

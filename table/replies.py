@@ -155,7 +155,9 @@ class Reply:
         return cls(ok=False, private=[Private(user, text)], **kw)
 
     def private_for(self, user: str) -> list[Private]:
-        return [p for p in self.private if p.user == user]
+        """``user``'s private parts that hold something (a part with neither text nor picture is never sent:
+        Discord refuses an empty message)."""
+        return [p for p in self.private if p.user == user and (p.text or p.image is not None)]
 
     def pictures(self) -> list[Picture]:
         return [p for p in [self.image] + [q.image for q in self.private] if p is not None]

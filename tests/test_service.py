@@ -244,3 +244,12 @@ async def test_computer_players_finish_a_wagara_game(tmp_path):
         assert r.ok, r.private
     assert (await store.latest_game("chan")).status == "finished"
     await store.close()
+
+
+def test_a_private_part_with_nothing_in_it_is_never_handed_to_a_front_end():
+    """Discord refuses an empty message: a part without text or picture is left out of what a user gets."""
+    from table.replies import Picture, Private, Reply
+
+    reply = Reply(private=[Private("1", ""), Private("1", "tip"), Private("1", "", Picture("a.png", data=b"x")),
+                           Private("2", "other")])
+    assert [(p.text, p.image is not None) for p in reply.private_for("1")] == [("tip", False), ("", True)]

@@ -113,11 +113,17 @@ async def test_a_backup_taken_while_moves_are_saved_is_consistent_and_every_game
                     if await play_one(svc, where, rng):
                         moves[0] += 1
 
+        async def moved(n: int) -> None:        # by count, not by time: a busy machine plays slower
+            target = moves[0] + n
+            while moves[0] < target:
+                await asyncio.sleep(0.01)
+
         task = asyncio.create_task(writer())
         made = []
         for i in range(3):
-            await asyncio.sleep(0.15)
+            await moved(8)
             made.append(await asyncio.to_thread(backups.backup, db, folder, 7, at(i)))
+        await moved(2)                            # and moves after the last copy
         stop.set()
         await task
         final = await consistent(store)

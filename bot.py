@@ -15,8 +15,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from store.shards import Shards
 from table import logs
-from table.shards import Shards
 
 # The store, the service and discord.py are imported where they are used, not here: the image workers
 # import this module again as __mp_main__ (multiprocessing's forkserver and spawn do), and each would
@@ -39,8 +39,9 @@ def configure_logging(level: str, fmt: str | None = None) -> None:
 
 
 async def run_console(db_path: Path, out_dir: Path, stream=None) -> None:
-    from table import TableService, open_store
-    from table.console import run
+    from console.table import run
+    from store import open_store
+    from table import TableService
 
     async with open_store(db_path) as store:
         await run(TableService(store), stream=stream, out_dir=out_dir)
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the console's language: en (English, the default) or it (Italiano)")
     args = parser.parse_args(argv)
     import i18n
-    from table.store import StoreError
+    from store.store import StoreError
 
     i18n.set_default(args.locale)    # the console's language; in Discord each interaction says its own
     token = os.getenv("DISCORD_TOKEN", "").strip()

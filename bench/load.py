@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GAMES  # noqa: E402
 from engine.bots import play  # noqa: E402
-from table import rendering  # noqa: E402
+from render import workers as rendering  # noqa: E402
 
 # The service and the store are imported in main_async, as bot.py imports them where it uses them: the image
 # workers import this script again as __mp_main__, and must carry what the bot's workers carry, no more.
@@ -173,7 +173,8 @@ async def store_ended_games(svc, n: int) -> None:
 
 
 async def main_async(args) -> int:
-    from table import TableService, User, Where, open_store
+    from store import open_store
+    from table import TableService, User, Where
 
     with tempfile.TemporaryDirectory() as tmp:
         async with open_store(args.db or Path(tmp) / "load.db") as store:

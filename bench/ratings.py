@@ -3,7 +3,7 @@
     .venv/bin/python bench/ratings.py [--games 10000] [--db postgresql://…]
 
 Stores ``--games`` ended games the way bench/load.py does (each rated as it is stored, as live play rates
-it), then times ``python -m table.ratings rebuild`` (target: under 10 s for 10,000 games), checks that it gave
+it), then times ``python -m store.ratings rebuild`` (target: under 10 s for 10,000 games), checks that it gave
 exactly the live numbers, and times /leaderboard and /stats by rating (target: each under 50 ms).
 Not part of the tests: timings depend on the machine.
 """
@@ -21,7 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.load import store_ended_games  # noqa: E402
-from table import TableService, open_store, ratings  # noqa: E402
+from store import (
+    open_store,
+    ratings,  # noqa: E402
+)
+from table import TableService  # noqa: E402
 
 TARGET_REBUILD_S, TARGET_QUERY_MS = 10.0, 50.0
 

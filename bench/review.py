@@ -28,7 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import GAMES  # noqa: E402
-from table import Store, TableService, User, Where, rendering  # noqa: E402
+from render import workers as rendering  # noqa: E402
+from store import Store
+from table import TableService, User, Where  # noqa: E402
 
 TARGET_MS = 300.0
 NAMES = ["Ann", "Bartholomew the Long-Named", "Cy", "Dee", "Éloïse", "Fu"]

@@ -63,7 +63,8 @@ def bench_render(key: str, views: list) -> float:
 
 
 async def bench_service(moves: int = 300) -> float:
-    from table import Store, TableService, User, Where
+    from store import Store
+    from table import TableService, User, Where
 
     with tempfile.TemporaryDirectory() as tmp:
         async with Store(Path(tmp) / "b.db") as store:

@@ -12,8 +12,8 @@ from discord.ext import commands
 import i18n
 from engine import GAMES
 from i18n import _, ngettext
+from store.store import StoreError
 from table.service import describe_settings
-from table.store import StoreError
 
 from . import observe
 from .game import GAME_CHOICES

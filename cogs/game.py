@@ -13,10 +13,10 @@ from discord.ext import commands
 import i18n
 from engine import GAMES
 from i18n import N_, _
+from store.store import StoreError
 from table import Private, Reply, TableService, User, Where
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import name_seats, pages
-from table.store import StoreError
 
 from . import observe, ui
 from .ui import NO_PINGS, content_of, file_of, label, mentions, who
@@ -211,7 +211,7 @@ class GameCog(commands.Cog):
 
         The interaction is acknowledged within ACK_WITHIN: answered at once when the table service is that
         quick, otherwise deferred meanwhile (``private``: the answer is normally only for the caller). Images
-        are drawn after the move is saved, off the event loop (table.rendering), before the answer is sent.
+        are drawn after the move is saved, off the event loop (render.workers), before the answer is sent.
         Any unexpected error is logged with the channel, and the user gets a short apology, never a
         traceback: one bad interaction never takes the bot down."""
         try:

@@ -17,9 +17,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from table import Store, TableService, open_store, rendering
-from table.shards import Shards
-from table.store import StoreError
+from render import workers as rendering
+from store import Store, open_store
+from store.shards import Shards
+from store.store import StoreError
+from table import TableService
 
 from . import observe, shutdown, ui
 

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 
-from table import rendering
+from render import workers as rendering
 
 log = logging.getLogger("teahouse")
 

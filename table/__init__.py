@@ -1,17 +1,17 @@
-"""The platform-neutral table service, its storage and the console front end.
+"""The platform-neutral table service: lobby, play, scheduler, community, ratings shown, review and learn.
 
 The names below are imported when first used (PEP 562), not with the package: the image workers import
-``table.rendering`` alone, and must not load the service, the store and SQLAlchemy (about 26 MB a worker).
+``render.workers`` alone, and must not load the service, the store and SQLAlchemy (about 26 MB a worker).
 """
 
 from __future__ import annotations
 
 import importlib
 
-_WHERE = {"open_store": "factory", "Notice": "replies", "Offer": "replies", "Picture": "replies",
+_WHERE = {"Notice": "replies", "Offer": "replies", "Picture": "replies",
           "Private": "replies", "Reply": "replies", "ReviewPage": "replies", "Turn": "replies", "User": "replies",
           "Where": "replies",
-          "TableService": "service", "Store": "store"}
+          "TableService": "service"}
 
 __all__ = sorted(_WHERE)
 

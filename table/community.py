@@ -9,8 +9,8 @@ import math
 import i18n
 from engine import GAMES
 from i18n import N_, _, ngettext, pgettext
+from store import ratings
 
-from . import ratings
 from .context import Context, speaks, speaks_to
 from .records import Record, Stats, effective_actions, export, export_bytes, gif_within, rebuild, sample, tally
 from .replies import Picture, Private, Reply, User, Where

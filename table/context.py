@@ -21,11 +21,11 @@ from dataclasses import replace
 import i18n
 from engine import GAMES, Game, IllegalAction, UnknownRules
 from i18n import N_, _, pgettext
+from store import ratings
+from store.store import BOT_PREFIX, GameRow, Settings, Store, StoreError
 
-from . import ratings
 from .records import table_options
 from .replies import Picture, Reply, Turn, User, Where, name_seats
-from .store import BOT_PREFIX, GameRow, Settings, Store, StoreError
 from .texts import and_list, seat_line, show
 
 log = logging.getLogger("teahouse.table")

@@ -30,13 +30,13 @@ import i18n
 from engine import GAMES, Game, ai
 from engine.core import lower
 from i18n import _, ngettext, pgettext
+from store.store import BOT_PREFIX, GameRow, Seat
 
 from .context import Context, speaks
 from .lobby import Lobby
 from .play import Play
 from .records import LEARN
 from .replies import Private, Reply, User, Where
-from .store import BOT_PREFIX, GameRow, Seat
 from .texts import BOT_NAME, and_list
 
 log = logging.getLogger("teahouse.table")

@@ -9,12 +9,12 @@ import secrets
 
 from engine import GAMES, IllegalAction, ai
 from i18n import N_, _, ngettext, pgettext
+from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
 
 from .context import Context, speaks
 from .play import Play
 from .records import REMATCH, TABLE_OPTIONS, game_options
 from .replies import Private, Reply, User, Where
-from .store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
 from .texts import BOT_NAME, duration, parse_option, show
 
 log = logging.getLogger("teahouse.table")

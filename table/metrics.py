@@ -32,10 +32,10 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-from . import rendering
+from render import workers as rendering
 
 if TYPE_CHECKING:
-    from .store import Store
+    from store.store import Store
 
 log = logging.getLogger("teahouse.metrics")
 

@@ -19,12 +19,12 @@ import i18n
 from engine import GAMES, Game, IllegalAction, ai
 from engine.bots import random_action
 from i18n import N_, _, ngettext, pgettext
+from store import ratings
+from store.store import GameRow, Seat, VersionConflict
 
-from . import ratings
 from .context import Context, speaks
 from .records import LEARN, UNDO, rebuild, table_options
 from .replies import Private, Reply, User, Where
-from .store import GameRow, Seat, VersionConflict
 from .texts import PRIVATE_WORDS, REMOVED_TEXT, bot_level, rules_line, seconds_text, show, words_of
 
 log = logging.getLogger("teahouse.table")

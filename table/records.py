@@ -16,14 +16,14 @@ if TYPE_CHECKING:      # Pillow is loaded where a replay is drawn (a thread), no
 
 from engine import Game
 from i18n import W_
+from store.ratings import is_rated
+from store.store import GameRow, LogEntry
 
-from .ratings import is_rated
 from .replies import name_seats
-from .store import GameRow, LogEntry
 
 # Options of the table rather than of its game (issue #15: hints; #27: rated): set and shown in the lobby with
 # the game's options and stored with them, never handed to the engine. Tables stored before one existed have
-# its default; ``rated``, unless set, is on when at least two people are seated (table/ratings.py).
+# its default; ``rated``, unless set, is on when at least two people are seated (store/ratings.py).
 TABLE_OPTIONS = {W_("hints"): True, W_("rated"): True}    # the names as words of their own, for other languages
 TABLE_OPTION_CHOICES = {"hints": [True, False], "rated": [True, False]}
 

@@ -31,7 +31,7 @@ class Picture:
     filename: str
     data: bytes | None = None
     make: Callable[[], bytes | None] | None = field(default=None, repr=False)
-    job: tuple | None = field(default=None, repr=False)   # render_png's arguments: drawn by table.rendering
+    job: tuple | None = field(default=None, repr=False)   # render_png's arguments: drawn by render.workers
     key: tuple | None = field(default=None, repr=False)   # (game id, viewer): a newer job of the same key
     order: int = 0                                        # (a higher order, the version) supersedes a waiting one
     alt: str = ""       # the picture in words, for screen readers (Discord's attachment description), #16
@@ -168,8 +168,8 @@ class Reply:
 
     async def render(self) -> Reply:
         """Render every picture not yet drawn, off the event loop: game images in the image workers
-        (table.rendering), other files (a replay) in a thread. A picture whose game has no renderer is dropped."""
-        from . import rendering
+        (render.workers), other files (a replay) in a thread. A picture whose game has no renderer is dropped."""
+        from render import workers as rendering
 
         for pic in self.pictures():
             if pic.data is None and pic.job is not None:

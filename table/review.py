@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 import i18n
 from engine import GAMES, Game
 from i18n import _, ngettext, pgettext
+from store.store import GameRow, LogEntry
 
 from .context import Context, speaks
 from .records import effective_actions, rebuild, sample
 from .replies import Picture, Private, Reply, ReviewPage, User, Where
-from .store import GameRow, LogEntry
 
 log = logging.getLogger("teahouse.table")
 

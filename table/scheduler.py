@@ -9,12 +9,12 @@ import logging
 import i18n
 from engine import Game, UnknownRules
 from i18n import N_, _
+from store.store import GameRow, Seat, StoreError
 
 from .context import Context, speaks
 from .play import Play
 from .records import REMOVED
 from .replies import Notice, Offer, Private, Reply, User, Where
-from .store import GameRow, Seat, StoreError
 from .texts import STAND_IN_LEVEL, duration
 
 log = logging.getLogger("teahouse.table")

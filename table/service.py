@@ -19,6 +19,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from store.store import Store
+
 from .community import MAX_ATTACHMENT, MAX_DEADLINE_HOURS, MAX_REMINDER_HOURS, Community
 from .context import SETTINGS_TTL, Context
 from .learn import Learn
@@ -26,7 +28,6 @@ from .lobby import Lobby
 from .play import HISTORY_PAGE, MAX_BOT_STEPS, MESSAGE_BUDGET, RULES_DIR, Play, rules
 from .review import Review
 from .scheduler import Scheduler
-from .store import Store
 from .texts import (
     BOT_LEVEL,
     BOT_NAME,

@@ -64,7 +64,7 @@ def record_posts(path: str) -> None:
 
 
 def slow_pictures(seconds: float, skip: int) -> None:
-    from table import rendering
+    from render import workers as rendering
 
     original, drawn = rendering.draw, [0]
 
@@ -88,7 +88,7 @@ def main() -> int:
         arm(os.environ["CRASH"])
     from bot import configure_logging
     from cogs.runner import run_discord
-    from table.shards import Shards
+    from store.shards import Shards
 
     configure_logging(os.environ.get("LOG_LEVEL", "WARNING"))
     shards = Shards.parse(os.environ.get("SHARD_COUNT"), os.environ.get("SHARD_IDS"))

@@ -6,7 +6,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pytest  # noqa: E402
 
-from table import Store, TableService  # noqa: E402
+from store import Store
+from table import TableService  # noqa: E402
 from tests.support import Clock  # noqa: E402
 
 
@@ -56,7 +57,7 @@ async def db_target(request, tmp_path):
 @pytest.fixture
 async def any_store(db_target):
     """A fresh store of each kind: the same tests run against SQLite and PostgreSQL."""
-    from table import open_store
+    from store import open_store
 
     s = await open_store(db_target).open()
     yield s

@@ -1,8 +1,9 @@
 """Small helpers shared by the tests: a clock to move by hand, the message answering an interaction,
 starting a game at the table service, and a console script's output."""
 
-from table import Store, TableService, Where
-from table.console import Console
+from console.table import Console
+from store import Store
+from table import TableService, Where
 
 
 class Clock:

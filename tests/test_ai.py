@@ -287,7 +287,7 @@ async def test_levels_are_chosen_and_shown_in_the_lobby(svc):
 
 
 async def test_console_addbot_takes_a_level(svc, tmp_path):
-    from table.console import Console
+    from console.table import Console
     out = []
     console = Console(svc, tmp_path / "img", write=out.append)
     await console.handle("alice@chan /game new game:wagara")
@@ -337,8 +337,8 @@ async def test_skip_and_remove_play_at_medium(svc, monkeypatch):
     game, state = svc._state(row)
     assert (await svc._remove(row, game, state, ["222"])).ok
     assert ("222", "medium") in seen[1:]
+    from store.store import Seat
     from table.service import bot_level
-    from table.store import Seat
     assert bot_level(Seat("222", "Bob", True)) == "medium"
     assert bot_level(Seat("cpu-1", "Computer 1", True)) == "easy"          # computers of old games
 
@@ -402,7 +402,7 @@ async def test_a_game_option_set_after_hints_keeps_them(svc):
 
 
 async def test_console_hints_off_answers_privately(svc, tmp_path):
-    from table.console import Console
+    from console.table import Console
     out = []
     console = Console(svc, tmp_path / "img", write=out.append)
     await console.handle("alice@chan /game new game:wagara hints:off")
@@ -435,7 +435,8 @@ async def test_the_discord_lobby_select_offers_hints(svc):
 
 async def test_discord_hints_off_in_the_lobby_select_then_hint_is_refused_privately(tmp_path):
     from cogs.runner import TeahouseBot
-    from table import Store, TableService
+    from store import Store
+    from table import TableService
     from tests.fakediscord import FakeDiscord
     from tests.support import answer
 

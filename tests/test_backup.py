@@ -1,4 +1,4 @@
-"""Backups of the SQLite database (table/backup.py): a copy made while moves are being saved is consistent and
+"""Backups of the SQLite database (store/backup.py): a copy made while moves are being saved is consistent and
 every game in it continues; old copies are pruned; errors are one line and exit code 1; a restore puts a copy
 back (refused while the bot holds the database) and the real bot process continues every game in it."""
 
@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from engine import GAMES
-from table import Store, TableService, User, Where
-from table import backup as backups
+from store import Store
+from store import backup as backups
+from table import TableService, User, Where
 from table.records import rebuild
 from tests.fakediscord import FakeDiscord
 

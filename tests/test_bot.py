@@ -11,7 +11,8 @@ import discord
 
 from cogs.runner import TeahouseBot, run_discord, serve
 from cogs.ui import content_of, custom_id, groups, mentions
-from table import Reply, Store, TableService
+from store import Store
+from table import Reply, TableService
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent

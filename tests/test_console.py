@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import tests.tinygame  # noqa: F401
-from table.console import parse
+from console.table import parse
 from tests.support import run_console
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,8 @@ from PIL import Image
 import tests.tinygame  # noqa: F401
 from engine import GAMES
 from render import RENDERERS
-from table import Store, TableService, User, Where
+from store import Store
+from table import TableService, User, Where
 from table.records import effective_actions, rebuild
 from tests.support import err, started
 

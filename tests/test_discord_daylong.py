@@ -8,7 +8,8 @@ from PIL import Image
 
 from cogs.runner import TeahouseBot
 from engine import GAMES
-from table import Store, TableService
+from store import Store
+from table import TableService
 from tests.fakediscord import FakeDiscord
 from tests.support import Clock, answer
 

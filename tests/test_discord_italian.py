@@ -14,7 +14,8 @@ import pytest
 import i18n
 from cogs.runner import TeahouseBot
 from engine import GAMES
-from table import Store, TableService
+from store import Store
+from table import TableService
 from tests.fakediscord import FakeDiscord
 from tests.support import answer
 

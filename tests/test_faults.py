@@ -10,7 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from table import Store, TableService, User, Where
+from store import Store
+from table import TableService, User, Where
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent

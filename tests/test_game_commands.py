@@ -2,10 +2,11 @@
 
 import pytest
 
+from console.table import Console
 from engine import GAMES
-from table import Store, TableService
+from store import Store
+from table import TableService
 from table.commands import COMMANDS
-from table.console import Console
 
 
 async def test_discord_offers_exactly_the_shared_game_commands(tree):

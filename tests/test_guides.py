@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from engine import GAMES
-from table import Store, TableService
+from store import Store
+from table import TableService
 
 
 def wagara_over(collections):

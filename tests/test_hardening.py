@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 import tests.tinygame  # noqa: F401  (registers Pebbles)
+from console.table import Console
 from engine import GAMES
-from table import Store, TableService, User, Where
-from table.console import Console
-from table.store import StoreError, StoreFull
+from store import Store
+from store.store import StoreError, StoreFull
+from table import TableService, User, Where
 from tests.support import err, started
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -85,7 +85,7 @@ def test_a_callers_private_text_is_remade_in_their_language(catalog_it):
 
 
 async def test_the_service_remembers_languages_for_notices(tmp_path):
-    from table import Store
+    from store import Store
 
     store = await Store(tmp_path / "l.db").open()
     try:
@@ -127,7 +127,7 @@ def test_guides_are_chosen_by_language():
 
 async def test_a_computer_seat_is_named_in_the_readers_language(tmp_path):
     # stored in English (its level is read back from the name), shown translated
-    from table import Store
+    from store import Store
 
     store = await Store(tmp_path / "b.db").open()
     try:

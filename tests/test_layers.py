@@ -1,8 +1,9 @@
 """The runtime packages stand in layers and each imports only the layers below it:
 
-    i18n < engine < render < table < cogs < bot.py
+    i18n < engine < render < store < table < cogs, console < bot.py
 
-i18n is the ground (the engine marks its sentences with i18n's ``N_``/``W_``). Development tools (tools/,
+The two front ends (cogs/ for Discord, console/ for a terminal) stand side by side and neither imports the
+other. i18n is the ground (the engine marks its sentences with i18n's ``N_``/``W_``). Development tools (tools/,
 bench/) and the tests stand above them all, so no runtime module may import them either. Every import
 counts: ``import x``, ``from x import y`` and relative ones, at the top of a module or inside a function."""
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["i18n", "engine", "render", "table", "cogs", "bot"]
+LAYERS = ["i18n", "engine", "render", "store", "table", ("cogs", "console"), "bot"]
 ABOVE_ALL = {"tools", "bench", "tests"}
 
 
@@ -38,24 +39,34 @@ def test_relative_imports_resolve_to_their_package():
     assert "engine" in imported_tops(ROOT / "engine" / "ai" / "heuristics.py")   # from ..core import …
 
 
-@pytest.mark.parametrize("layer", LAYERS[:-1])
-def test_no_module_imports_a_layer_above_its_own(layer):
-    above = set(LAYERS[LAYERS.index(layer) + 1:]) | ABOVE_ALL
+def floor(name: str) -> int:
+    return next(i for i, layer in enumerate(LAYERS) if name == layer or name in layer)
+
+
+def packages(layer) -> tuple[str, ...]:
+    return layer if isinstance(layer, tuple) else (layer,)
+
+
+@pytest.mark.parametrize("package", [p for layer in LAYERS[:-1] for p in packages(layer)])
+def test_no_module_imports_a_layer_above_its_own_or_beside_it(package):
+    level = floor(package)
+    above = {p for layer in LAYERS[level + 1:] for p in packages(layer)} | ABOVE_ALL
+    beside = set(packages(LAYERS[level])) - {package}
     wrong = {f"{path.relative_to(ROOT)} imports {top}"
-             for path in sorted((ROOT / layer).rglob("*.py")) for top in imported_tops(path) & above}
+             for path in sorted((ROOT / package).rglob("*.py")) for top in imported_tops(path) & (above | beside)}
     assert not wrong, sorted(wrong)
 
 
 def test_the_image_workers_load_neither_the_store_nor_discord():
-    """An image worker imports table.rendering to draw; the table package names its service and store lazily,
+    """An image worker imports render.workers to draw; the table and store packages name their modules lazily,
     so a worker does not carry SQLAlchemy, the database drivers, discord.py or the metrics (tens of MB each worker)."""
     import subprocess
     import sys
 
-    heavy = ("('sqlalchemy', 'alembic', 'aiosqlite', 'asyncpg', 'discord', 'table.store', 'table.service', "
+    heavy = ("('sqlalchemy', 'alembic', 'aiosqlite', 'asyncpg', 'discord', 'store.store', 'table.service', "
              "'prometheus_client', 'table.metrics', 'aiohttp')")
-    # a worker imports table.rendering, and (forkserver, spawn) the bot's own script again as __mp_main__
-    code = ("import runpy, sys, table.rendering; runpy.run_path('bot.py', run_name='__mp_main__'); "
+    # a worker imports render.workers, and (forkserver, spawn) the bot's own script again as __mp_main__
+    code = ("import runpy, sys, render.workers; runpy.run_path('bot.py', run_name='__mp_main__'); "
             f"print(sorted(m for m in {heavy} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from engine import GAMES, ai
+from store import ratings as R
 from table import User, Where
-from table import ratings as R
 from table.learn import GAME_OPTIONS, MAX_TEXT, MIN_VISITS, WEAKER, decision, explanation, explanations, weaker
 from table.records import LEARN
 from tests.support import err, run_console, started

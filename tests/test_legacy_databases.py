@@ -15,9 +15,10 @@ import asyncpg
 import pytest
 
 import engine  # noqa: F401  (registers the games)
-from table import TableService, User, Where, open_store
-from table.migrate import main as migrate_main
-from table.store import SCHEMA_VERSION, Store, StoreError
+from store import open_store
+from store.migrate import main as migrate_main
+from store.store import SCHEMA_VERSION, Store, StoreError
+from table import TableService, User, Where
 from tests.support import Clock
 
 LEGACY = Path(__file__).resolve().parent / "fixtures" / "legacy"
@@ -178,12 +179,12 @@ async def test_an_old_sqlite_file_moves_into_postgres(tmp_path, pg_url, version)
 
 
 async def test_the_revisions_build_exactly_the_schema_the_queries_use(any_store):
-    """table/schema.py (what the queries are written against) and the revision chain (what a database
+    """store/schema.py (what the queries are written against) and the revision chain (what a database
     really has) say the same: Alembic finds nothing to add, drop or change, on both databases."""
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from table.schema import metadata
+    from store.schema import metadata
 
     def differences(conn):
         # the legacy version number kept in step for older Teahouses (docs/store.md) is not the queries' table
@@ -201,12 +202,12 @@ def test_a_start_at_the_newest_revision_loads_no_alembic(tmp_path):
     import subprocess
     import sys
 
-    from table.upgrade import HEAD, REVISIONS, scripts
+    from store.upgrade import HEAD, REVISIONS, scripts
 
     assert HEAD == scripts().get_current_head() == f"{SCHEMA_VERSION:04d}"
     assert list(REVISIONS) == sorted(s.revision for s in scripts().walk_revisions())
     db = tmp_path / "t.db"
-    code = ("import asyncio, sys; from table import open_store\n"
+    code = ("import asyncio, sys; from store import open_store\n"
             "async def main():\n"
             f"    async with open_store({str(db)!r}) as store: await store.schema_version()\n"
             "asyncio.run(main()); print(any(m.startswith('alembic') for m in sys.modules))")

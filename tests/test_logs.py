@@ -13,7 +13,8 @@ import pytest
 
 from cogs.runner import TeahouseBot
 from engine import GAMES
-from table import Store, TableService, User, Where, logs
+from store import Store
+from table import TableService, User, Where, logs
 from table.logs import ContextFilter, LineFormatter
 from tests.fakediscord import FakeDiscord
 from tests.support import answer

@@ -24,7 +24,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from cogs.observe import gateway_problem, start_metrics
 from cogs.runner import TeahouseBot
 from engine import GAMES
-from table import Store, TableService, User, Where, metrics, rendering
+from render import workers as rendering
+from store import Store
+from table import TableService, User, Where, metrics
 from table.metrics import Metrics, address
 from tests.fakediscord import FakeDiscord
 from tests.support import answer, started
@@ -347,7 +349,7 @@ def test_a_metrics_port_in_use_stops_the_bot_with_one_line(tmp_path):
 async def test_a_sharded_bot_is_healthy_once_every_shard_is_connected(tmp_path):
     from cogs.observe import gateway_latencies
     from cogs.runner import make_bot
-    from table.shards import Shards
+    from store.shards import Shards
 
     store = Store(tmp_path / "s.db")
     bot = make_bot(store, shards=Shards.parse("2", "0,1"), service=TableService(store), guild_ready_timeout=0.1)

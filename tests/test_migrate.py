@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 import tests.tinygame  # noqa: F401  (registers Pebbles)
-from table import TableService, User, Where, open_store, ratings
-from table.migrate import main, migrate
-from table.schema import TABLES
-from table.store import Seat, Settings, StoreError
+from store import open_store, ratings
+from store.migrate import main, migrate
+from store.schema import TABLES
+from store.store import Seat, Settings, StoreError
+from table import TableService, User, Where
 from tests.support import Clock, started
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +84,7 @@ async def test_a_database_with_games_is_not_moved_into(tmp_path, pg_url):
 async def test_the_command_line(tmp_path, pg_url):
     path = tmp_path / "old.db"
     await fill(path)
-    run = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "table.migrate", str(path), pg_url],
+    run = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "store.migrate", str(path), pg_url],
                                   cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert "every table's count matches" in run.stdout and "actions:" in run.stdout

@@ -12,7 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from table import TableService, User, Where, open_store
+from store import open_store
+from table import TableService, User, Where
 
 ROOT = Path(__file__).resolve().parent.parent
 H = 3600

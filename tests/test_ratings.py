@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from table import open_store
-from table import ratings as R
-from table.store import Seat
+from store import open_store
+from store import ratings as R
+from store.store import Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 ALICE, BOB, CAROL, DAN = (Seat("alice", "Alice"), Seat("bob", "Bob"), Seat("carol", "Carol"), Seat("dan", "Dan"))
@@ -162,12 +162,12 @@ async def test_the_rebuild_command(tmp_path):
         await end(store, [ALICE, BOB, CAROL], {"winners": ["carol"], "scores": {"alice": 2, "bob": 1, "carol": 3}})
         await end(store, [ALICE, BOB], {"winners": ["alice"]}, channel="c2", now=20)
         live = await R.board(store, "g", "pebbles")
-    done = subprocess.run([sys.executable, "-m", "table.ratings", "rebuild", str(path)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "store.ratings", "rebuild", str(path)], capture_output=True, text=True,
                           cwd=ROOT)
     assert done.returncode == 0 and "rebuilt the ratings of 2 rated games" in done.stdout, done.stderr
     async with open_store(path) as store:
         assert await R.board(store, "g", "pebbles") == live
-    wrong = subprocess.run([sys.executable, "-m", "table.ratings"], capture_output=True, text=True, cwd=ROOT)
+    wrong = subprocess.run([sys.executable, "-m", "store.ratings"], capture_output=True, text=True, cwd=ROOT)
     assert wrong.returncode == 2 and "usage" in wrong.stderr
 
 
@@ -207,7 +207,7 @@ def test_the_starting_rating_is_openskills_own_default():
     at rest); they stay the model's defaults, the numbers every stored rating was computed from."""
     from openskill.models import PlackettLuce
 
-    from table import ratings
+    from store import ratings
 
     default = PlackettLuce()
     assert (ratings.MU, ratings.SIGMA) == (default.mu, default.sigma)

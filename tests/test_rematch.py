@@ -3,8 +3,8 @@
 import io
 
 import tests.tinygame  # noqa: F401  (registers Pebbles)
+from store import ratings as R
 from table import User, Where
-from table import ratings as R
 from tests.support import err, started
 
 HERE = Where("c1", "g1")
@@ -139,7 +139,7 @@ async def test_the_host_can_make_a_table_unrated_and_bad_values_change_nothing(a
 
 
 async def test_the_console_rematches_and_shows_a_card(svc, tmp_path):
-    from table.console import Console
+    from console.table import Console
 
     out = []
     console = Console(svc, tmp_path / "img", write=out.append)

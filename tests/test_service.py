@@ -5,7 +5,8 @@ import asyncio
 import pytest
 
 import tests.tinygame  # noqa: F401  (registers Pebbles)
-from table import Store, TableService, User, Where
+from store import Store
+from table import TableService, User, Where
 from table.replies import name_seats
 from tests.support import Clock
 

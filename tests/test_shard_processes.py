@@ -11,8 +11,9 @@ import sys
 import time
 from pathlib import Path
 
-from table import TableService, User, Where, open_store
-from table.shards import Shards
+from store import open_store
+from store.shards import Shards
+from table import TableService, User, Where
 from tests.fakediscord import FakeDiscord
 from tests.test_faults import check_exactly_once, expected_done
 

@@ -16,7 +16,8 @@ from types import SimpleNamespace
 import pytest
 
 from cogs import shutdown
-from table import Store, TableService, User, Where
+from store import Store
+from table import TableService, User, Where
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,9 @@ from PIL import Image
 
 import tests.tinygame  # noqa: F401
 from engine import GAMES
-from table import Reply, Store, TableService, User, Where, rendering
+from render import workers as rendering
+from store import Store
+from table import Reply, TableService, User, Where
 from table.records import gif_within
 from table.replies import Picture
 from tests.fakediscord import FakeDiscord
@@ -188,7 +190,7 @@ async def test_a_move_costs_few_statements_and_is_not_read_back(store):
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     assert len(statements) <= 14, statements
     # one crossing to the database's threads for the game read and one for the move's whole transaction
-    # (table/threaded.py); before, SQLAlchemy over aiosqlite crossed three or four times per statement
+    # (store/threaded.py); before, SQLAlchemy over aiosqlite crossed three or four times per statement
     assert len(crossings) <= 2, crossings
     assert sum("FROM games" in s for s in reads) == 1, reads      # the game is read once, before the move
     assert not any("FROM settings" in s for s in reads[1:]), reads

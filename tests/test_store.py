@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 from sqlalchemy import exc, text
 
-from table.store import SCHEMA_VERSION, ChannelBusy, Seat, Store, StoreError, VersionConflict
+from store.store import SCHEMA_VERSION, ChannelBusy, Seat, Store, StoreError, VersionConflict
 
 ALICE, BOB = Seat("alice", "Alice"), Seat("bob", "Bob")
 

@@ -11,9 +11,10 @@ import asyncpg
 import pytest
 from sqlalchemy import exc, text
 
-from table import TableService, open_store
-from table.shards import Shards
-from table.store import SCHEMA_VERSION, ChannelBusy, Seat, Settings, StoreError, VersionConflict
+from store import open_store
+from store.shards import Shards
+from store.store import SCHEMA_VERSION, ChannelBusy, Seat, Settings, StoreError, VersionConflict
+from table import TableService
 from tests import test_daylong, test_hardening, test_service, test_speed
 from tests.support import Clock
 
@@ -301,7 +302,7 @@ async def test_connections_the_server_drops_are_replaced_or_a_store_error(pg_url
 
 
 def test_one_store_class_serves_both_databases(tmp_path):
-    from table.store import Store
+    from store.store import Store
 
     assert type(open_store(tmp_path / "t.db")) is Store and type(open_store("postgresql://x@y/z")) is Store
     assert not hasattr(__import__("table"), "pgstore")
@@ -323,7 +324,7 @@ async def test_an_older_postgres_schema_is_upgraded_and_migration_4_fills_result
 
 
 async def test_a_full_disk_on_the_server_is_store_full_and_saves_nothing(pg_url):
-    from table.store import StoreFull
+    from store.store import StoreFull
 
     async with open_store(pg_url) as store:
         g = await running(store)

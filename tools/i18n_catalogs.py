@@ -40,7 +40,7 @@ def sources(domain: str) -> list[Path]:
         return [REPO / "bot.py"] + [p for p in sorted((REPO / "cogs").glob("*.py")) if p.stem not in GAMES]
     if domain == "table":        # the table service, the console, the shared engine and drawing parts
         out = []
-        for folder in ("table", "engine", "render"):
+        for folder in ("table", "store", "console", "engine", "render"):
             for p in sorted((REPO / folder).rglob("*.py")):
                 if p.stem not in GAMES:
                     out.append(p)
@@ -78,7 +78,7 @@ async def command_strings() -> list[tuple[str, str]]:
     from discord import app_commands
 
     from cogs.runner import TeahouseBot, cog_modules
-    from table import Store
+    from store import Store
 
     out: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory() as tmp:

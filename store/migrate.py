@@ -1,6 +1,6 @@
 """Move a Teahouse SQLite database into PostgreSQL, every row of every table, and check the counts.
 
-    python -m table.migrate data/teahouse.db postgresql://teahouse:secret@db.example/teahouse
+    python -m store.migrate data/teahouse.db postgresql://teahouse:secret@db.example/teahouse
 
 The SQLite file is first brought up to this Teahouse's schema (as the bot would on start); the PostgreSQL
 database is created up to the same schema, must hold no games yet, and receives everything in one transaction:
@@ -71,7 +71,7 @@ async def _copy(reader, dst: Store, source, counts: dict[str, int]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m table.migrate",
+    parser = argparse.ArgumentParser(prog="python -m store.migrate",
                                      description="Move a Teahouse SQLite database into an empty PostgreSQL one.")
     parser.add_argument("sqlite", help="the SQLite file (e.g. data/teahouse.db)")
     parser.add_argument("url", help="postgresql://user:password@host/database")

@@ -1,4 +1,4 @@
-"""Bringing a database's schema up to date on open, with Alembic (the revisions in ``table/migrations``).
+"""Bringing a database's schema up to date on open, with Alembic (the revisions in ``store/migrations``).
 
 - One revision chain for SQLite and PostgreSQL: 0001 … 0005 are the five schema versions Teahouse had before
   Alembic, so a database at SQLite ``PRAGMA user_version`` k or PostgreSQL ``schema_version`` k (and no
@@ -14,10 +14,10 @@
 - Refused before anything is written: a revision this code does not know, or a legacy number above the newest
   revision (a newer Teahouse wrote it), and tables without any Teahouse schema (a foreign database).
 
-To add a revision: ``alembic -c table/migrations/alembic.ini revision --rev-id 0008 -m "what changes"`` (the
+To add a revision: ``alembic -c store/migrations/alembic.ini revision --rev-id 0008 -m "what changes"`` (the
 file name must start with its four-digit id: a start at the newest revision knows the chain by these names), then
 write its ``upgrade()`` with ``op.`` calls (``op.get_bind().dialect.name`` for what differs by database) and
-bump ``SCHEMA_VERSION`` in table/store.py; the bot applies it on its next start.
+bump ``SCHEMA_VERSION`` in store/store.py; the bot applies it on its next start.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Storage for tables — games, their seats and an append-only action log — on SQLAlchemy Core (asyncio): a
 SQLite file (one bot process) or a PostgreSQL database (``postgresql://``; several processes or machines).
 
-The same tables (``table/schema.py``), queries and rules on both; what differs by database is in
-``table/dialects.py``:
+The same tables (``store/schema.py``), queries and rules on both; what differs by database is in
+``store/dialects.py``:
 
-- The schema is upgraded on open by Alembic (``table/migrations``; ``table/upgrade.py``), a SQLite file copied
+- The schema is upgraded on open by Alembic (``store/migrations``; ``store/upgrade.py``), a SQLite file copied
   beside itself first; databases written before Alembic are adopted at their schema version.
 - At most one unfinished game (lobby or running) per channel: a partial unique index says so, so even two
   bot processes cannot open two (``ChannelBusy``).
@@ -295,11 +295,11 @@ class Store:
         return err
 
     async def select(self, stmt, params: dict | None = None) -> list:
-        """The rows of a read statement built elsewhere (table/ratings.py), in the task's transaction if any."""
+        """The rows of a read statement built elsewhere (store/ratings.py), in the task's transaction if any."""
         return await self._all(stmt, params)
 
     async def transaction(self, work):
-        """``await work(conn)`` in one write transaction (table/ratings.py's rebuild)."""
+        """``await work(conn)`` in one write transaction (store/ratings.py's rebuild)."""
         return await self._transaction(work)
 
     async def _result(self, stmt, params, take):

@@ -1,7 +1,7 @@
-"""Teahouse's tables as one SQLAlchemy ``MetaData``: what the queries of ``table/store.py`` read and write,
+"""Teahouse's tables as one SQLAlchemy ``MetaData``: what the queries of ``store/store.py`` read and write,
 for SQLite and PostgreSQL alike.
 
-This is the schema at the newest Alembic revision (``table/migrations/versions``); the revisions themselves
+This is the schema at the newest Alembic revision (``store/migrations/versions``); the revisions themselves
 say how a database gets there and never import this module (a revision stays as it was written). Game
 states, options, results and the list of waiting seats are JSON kept as text, as they always were.
 """
@@ -155,7 +155,7 @@ ratings = Table(       # a skill rating per player (or computer level, cpu:<leve
     Index("ratings_of_player", "player", "guild"),
 )
 
-rating_changes = Table(   # what each rated game did to each rating, in the order it was done (table/ratings.py)
+rating_changes = Table(   # what each rated game did to each rating, in the order it was done (store/ratings.py)
     "rating_changes", metadata,
     Column("id", Id, primary_key=True),
     Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),

@@ -24,13 +24,12 @@ from pathlib import Path
 import i18n
 from engine import GAMES
 from i18n import N_, _, pgettext
-
-from . import commands as game_commands
-from .records import TABLE_OPTIONS
-from .replies import Private, Reply, User, Where
-from .service import TableService
-from .store import StoreError
-from .texts import describe_settings, parse_option
+from store.store import StoreError
+from table import commands as game_commands
+from table.records import TABLE_OPTIONS
+from table.replies import Private, Reply, User, Where
+from table.service import TableService
+from table.texts import describe_settings, parse_option
 
 log = logging.getLogger("teahouse.console")
 

@@ -1,7 +1,7 @@
-"""Alembic's environment for Teahouse. The store runs it on open (``table/upgrade.py``) on its own connection,
+"""Alembic's environment for Teahouse. The store runs it on open (``store/upgrade.py``) on its own connection,
 inside its own transaction, passed as ``config.attributes["connection"]``.
 
-From the command line (``alembic -c table/migrations/alembic.ini upgrade head``) it upgrades the database of
+From the command line (``alembic -c store/migrations/alembic.ini upgrade head``) it upgrades the database of
 ``TEAHOUSE_DB`` or ``DATABASE_URL`` the way the bot does on start: through the store, backup included.
 """
 
@@ -12,7 +12,7 @@ import os
 
 from alembic import context
 
-from table.schema import metadata
+from store.schema import metadata
 
 connection = context.config.attributes.get("connection")
 
@@ -21,7 +21,7 @@ if connection is not None:
     with context.begin_transaction():       # joins the store's transaction
         context.run_migrations()
 else:
-    from table.store import Store
+    from store.store import Store
 
     async def _open_and_close(target: str) -> None:
         async with Store(target):

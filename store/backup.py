@@ -1,7 +1,7 @@
 """Copies of the SQLite database, made while the bot runs, kept a few deep; and putting one back.
 
-    python -m table.backup [--db PATH] [--dir DIR] [--keep N]
-    python -m table.backup --restore FILE [--db PATH]
+    python -m store.backup [--db PATH] [--dir DIR] [--keep N]
+    python -m store.backup --restore FILE [--db PATH]
 
 A copy is made with SQLite's online backup API: one read transaction over the whole file, so it is the
 database as it stood at one commit (the WAL included) while the bot goes on writing beside it (WAL lets a
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     from dotenv import load_dotenv
 
     load_dotenv(ROOT / ".env")
-    parser = argparse.ArgumentParser(prog="python -m table.backup",
+    parser = argparse.ArgumentParser(prog="python -m store.backup",
                                      description="Copy Teahouse's SQLite database while the bot runs, keeping the "
                                                  "last N copies; or put a copy back (with the bot stopped).")
     parser.add_argument("--db", help="the database (default: DATABASE_URL, else TEAHOUSE_DB, else "

@@ -8,7 +8,7 @@ revisions are otherwise the same for both.
 - The engines: SQLite is one writing connection (one writer per file) on which Teahouse issues ``BEGIN
   IMMEDIATE`` itself (the driver is put in autocommit, SQLAlchemy's documented recipe for the pysqlite
   driver), with WAL, a 5 s busy timeout and foreign keys, and a reading one; each on a thread of its own
-  (table/threaded.py), a read or a whole write transaction crossing to it once; PostgreSQL is a pool of
+  (store/threaded.py), a read or a whole write transaction crossing to it once; PostgreSQL is a pool of
   asyncpg connections with their prepared-statement cache, and an advisory lock while migrating.
 - The one-line explanations of what makes a database unusable, and which driver errors mean "storage failed,
   nothing was saved" (``StoreError``/``StoreFull``) rather than a bug.
@@ -178,7 +178,7 @@ class Side:
 
 
 class SqliteSide(Side):
-    """Two connections per store, each on its own thread (table/threaded.py): the writer (BEGIN IMMEDIATE
+    """Two connections per store, each on its own thread (store/threaded.py): the writer (BEGIN IMMEDIATE
     issued by Teahouse, one transaction at a time) and, once the file is in WAL mode, a reader for single
     reads and snapshots. WAL lets a reader see the last commit while a write is under way, so a read never
     waits behind another channel's move (the writer's commit and its fsync are most of a move's time), and
@@ -294,7 +294,7 @@ class SqliteSide(Side):
 
     async def transaction(self, work):
         """``await work(conn)`` in one write transaction, run on the writer's thread in one go (BEGIN
-        IMMEDIATE, its statements, COMMIT): see table/threaded.py."""
+        IMMEDIATE, its statements, COMMIT): see store/threaded.py."""
         async with self.lock:
             conn = self.conn
             if conn is None:

@@ -33,7 +33,7 @@ How a game is rated:
 The rating of a game is written by the store in the same transaction as the game's end (``rate_game``): a
 game cannot end without its ratings, and two games ending at once for the same player both count (the rating
 rows are locked, in one order, while they are updated). Every change is kept (``rating_changes``): the card's
-history line, and what ``python -m store.ratings rebuild [db]`` recomputes from the stored games and results
+history line, and what ``python -m store.rerate [db]`` recomputes from the stored games and results
 in the order they were rated, giving exactly the numbers live play gave. Games that ended before this
 revision (0007) were never rated live: a rebuild rates them too, first, in the order they ended — run it once
 after upgrading, with the bot stopped, to rate a server's history.
@@ -41,12 +41,8 @@ after upgrading, with the bot stopped, to rate a server's history.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
-import os
-import sys
-import time
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, delete, desc, func, insert, select, union_all, update
@@ -430,27 +426,5 @@ async def rebuild(store) -> int:
     return await store.transaction(work)
 
 
-async def _main(argv: list[str]) -> int:
-    from .factory import open_store
-
-    if len(argv) < 1 or argv[0] != "rebuild":
-        print("usage: python -m store.ratings rebuild [db]   (db: a SQLite file or postgresql://…; default "
-              "TEAHOUSE_DB or DATABASE_URL)", file=sys.stderr)
-        return 2
-    target = (argv[1] if len(argv) > 1 else os.getenv("DATABASE_URL", "").strip() or os.getenv("TEAHOUSE_DB")
-              or "data/teahouse.db")
-    store = await open_store(target).open()
-    try:
-        start = time.perf_counter()
-        n = await rebuild(store)
-        print(f"rebuilt the ratings of {n} rated games in {time.perf_counter() - start:.2f} s")
-    finally:
-        await store.close()
-    return 0
-
-
 __all__ = ["BASE", "SCALE", "PROVISIONAL_SIGMA", "Rating", "Change", "display", "shown", "standings", "rate",
            "plan", "rate_game", "rebuild", "board", "ratings_of", "latest", "streak", "history", "changes_of"]
-
-if __name__ == "__main__":
-    sys.exit(asyncio.run(_main(sys.argv[1:])))

@@ -162,12 +162,12 @@ async def test_the_rebuild_command(tmp_path):
         await end(store, [ALICE, BOB, CAROL], {"winners": ["carol"], "scores": {"alice": 2, "bob": 1, "carol": 3}})
         await end(store, [ALICE, BOB], {"winners": ["alice"]}, channel="c2", now=20)
         live = await R.board(store, "g", "pebbles")
-    done = subprocess.run([sys.executable, "-m", "store.ratings", "rebuild", str(path)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "store.rerate", str(path)], capture_output=True, text=True,
                           cwd=ROOT)
     assert done.returncode == 0 and "rebuilt the ratings of 2 rated games" in done.stdout, done.stderr
     async with open_store(path) as store:
         assert await R.board(store, "g", "pebbles") == live
-    wrong = subprocess.run([sys.executable, "-m", "store.ratings"], capture_output=True, text=True, cwd=ROOT)
+    wrong = subprocess.run([sys.executable, "-m", "store.rerate", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert wrong.returncode == 2 and "usage" in wrong.stderr
 
 

@@ -1,6 +1,6 @@
 """Skill ratings (issue 27): a rating per player, per game and per server (``ratings``; computer levels too),
 and the change each rated game made to each of its players (``rating_changes``: the card's history line, and
-what ``python -m store.ratings rebuild`` rewrites). An index for a person's latest results (/stats).
+what ``python -m store.rerate`` rewrites). An index for a person's latest results (/stats).
 
 Revision 0007, after 0006 (SQLite user_version 7, PostgreSQL schema_version 7).
 """

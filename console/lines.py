@@ -38,6 +38,11 @@ def move_line(action: str) -> str:
     return typed(("game", "move"), (("action", action),))
 
 
+def learn_words(game: str, action: str, table: dict) -> str:
+    """How learn mode's tips name a move at the console: the line that plays it."""
+    return move_line(action)
+
+
 def controls_lines(controls: list[Control], indent: str = "  ") -> list[str]:
     """Buttons one a line (``🔁 Rematch: /game rematch``); a select's entries indented under its placeholder,
     the values of one table option on one line (``rounds (now 3): /game option name:rounds value:1|2|3``)."""
@@ -90,9 +95,10 @@ def turn_lines(reply: Reply) -> list[str]:
         shown = " | ".join(actions[:MAX_ACTIONS]) + (" | …" if len(actions) > MAX_ACTIONS else "")
         out.append(pgettext("console", "  buttons for {name}: {actions}", name=turn.names.get(seat, seat),
                             actions=shown))
-        out.append(pgettext("console", "    → {line}", line=move_line(pgettext("console", "<button>"))) +
-                   (" · " + pgettext("console", "all of them: {line}", line=typed(("game", "actions")))
-                    if len(actions) > MAX_ACTIONS else ""))
+        button = pgettext("console", "<button>")
+        more = pgettext("console", "all of them: {line}", line=typed(("game", "actions")))
+        out.append(pgettext("console", "    → {line}", line=move_line(button)) +
+                   (" · " + more if len(actions) > MAX_ACTIONS else ""))
     if turn.private_seats:
         who = ", ".join(turn.names.get(s, s) for s in turn.private_seats)
         out.append(pgettext("console", "  🔒 {names}: choose privately (`/game actions` lists your choices)",
@@ -125,5 +131,6 @@ def private_controls(reply: Reply, user: str) -> list[str]:
         out += controls_lines(reply.review.controls(user))
     out += controls_lines(reply.controls)
     if reply.choices:
-        out.append(pgettext("console", "    → {line}", line=move_line(pgettext("console", "<choice>"))))
+        choice = pgettext("console", "<choice>")
+        out.append(pgettext("console", "    → {line}", line=move_line(choice)))
     return out

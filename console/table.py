@@ -147,6 +147,8 @@ class Console:
         self.out = Path(out_dir)
         self.write = write
         self.last: tuple[str, str] | None = None
+        # learn mode's tips name a move as the line that plays it, as Discord's name its button
+        service.learning.label = lines.learn_words
 
     async def handle(self, line: str) -> bool:
         """Carry out one line. False when the user asked to quit."""

@@ -16,7 +16,7 @@ from i18n import N_, _
 from store.store import StoreError
 from table import Private, Reply, TableService, User, Where
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
-from table.replies import name_seats, pages
+from table.replies import LOBBY_BUTTONS, after_game, name_seats, pages
 
 from . import observe, ui
 from .ui import NO_PINGS, content_of, file_of, label, mentions, who
@@ -31,11 +31,9 @@ def lobby_view(row) -> discord.ui.View:
     """Join, Leave, Add computer, Start, and the host's option select."""
     view = discord.ui.View(timeout=None)
     gid = row.id
-    view.add_item(ui.LobbyButton(gid, "join", _("Join"), discord.ButtonStyle.success))
-    view.add_item(ui.LobbyButton(gid, "leave", _("Leave")))
-    view.add_item(ui.LobbyButton(gid, "bot", _("Add computer")))
-    view.add_item(ui.LobbyButton(gid, "start", _("Start"), discord.ButtonStyle.primary))
-    view.add_item(ui.LobbyButton(gid, "shuffle", _("Start (shuffled seats)")))
+    styles = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary}
+    for key, text, _command, _options in LOBBY_BUTTONS:      # the console prints their lines (table/replies.py)
+        view.add_item(ui.LobbyButton(gid, key, _(text), styles.get(key, discord.ButtonStyle.secondary)))
     game = GAMES.get(row.game)
     choices = {**game.option_choices, **TABLE_OPTION_CHOICES} if game else {}
     select = ui.OptionSelect(gid, table_options(row.options, row.seats), choices) if game else None
@@ -52,6 +50,9 @@ class Answer:
     view: discord.ui.View | None
     edit: bool = False
 
+
+# an ended game's follow-ups (table.replies.after_game) → their buttons
+FOLLOW_UPS = {"rematch": ui.RematchButton, "review": ui.ReviewButton}
 
 REVIEW_NAVS = ("f", "p", "n", "l", "r", "j", "s")     # see cogs/ui.py: which review button was clicked
 
@@ -86,8 +87,8 @@ class GameCog(commands.Cog):
             return None
         if reply.rematch is not None and reply.ok:
             view = discord.ui.View(timeout=None)
-            view.add_item(ui.RematchButton(reply.rematch))
-            view.add_item(ui.ReviewButton(reply.rematch))
+            for follow in after_game(reply.rematch):           # the console prints the same ones' lines
+                view.add_item(FOLLOW_UPS[follow.key](reply.rematch))
             return view
         return ui.turn_view(reply.turn)
 

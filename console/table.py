@@ -26,10 +26,12 @@ from engine import GAMES
 from i18n import N_, _, pgettext
 from store.store import StoreError
 from table import commands as game_commands
-from table.records import TABLE_OPTIONS
+from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import Private, Reply, User, Where
 from table.service import TableService
 from table.texts import describe_settings, parse_option
+
+from . import lines
 
 log = logging.getLogger("teahouse.console")
 
@@ -91,7 +93,8 @@ def canonical(value: str, values: tuple[str, ...]) -> str:
              "hard": pgettext("choice", "hard"), "joined": pgettext("value", "joined"),
              "shuffled": pgettext("value", "shuffled"), "yes": pgettext("value", "yes"),
              "on": pgettext("value", "on"), "off": pgettext("value", "off"), "vote": pgettext("value", "vote"),
-             "skip": pgettext("value", "skip"), "remove": pgettext("value", "remove")}
+             "skip": pgettext("value", "skip"), "remove": pgettext("value", "remove"),
+             "last": pgettext("value", "last"), "table": pgettext("value", "table")}
     for v in values:
         if low == v or low == str(words.get(v, v)).lower():
             return v
@@ -144,6 +147,8 @@ class Console:
         self.out = Path(out_dir)
         self.write = write
         self.last: tuple[str, str] | None = None
+        # learn mode's tips name a move as the line that plays it, as Discord's name its button
+        service.learning.label = lines.learn_words
 
     async def handle(self, line: str) -> bool:
         """Carry out one line. False when the user asked to quit."""
@@ -172,7 +177,7 @@ class Console:
             locale = i18n.user_locale()
             reply = await self.dispatch(User(user_id, user_id, locale), Where(channel, guild="console", locale=locale),
                                         words, options)
-            self.show(channel, await reply.render())
+            await self.present(channel, reply)
         except StoreError as e:          # a full disk, a busy file: nothing was saved, the session goes on
             self.write(f"! {e}")
         except Exception as e:
@@ -241,11 +246,12 @@ class Console:
                 return Reply.fail(user.id, _("page is a number."))
             return await svc.history(where, user, page)
         if sub == "review":
-            game, step = options.get("game", "").lstrip("#"), options.get("step", "")
-            if not (game.isdigit() or not game) or not (step.isdigit() or not step):
+            game, step = options.get("game", "").lstrip("#"), canonical(options.get("step", ""), ("last",))
+            latest = step == "last"          # ⏭ on a running game: its newest move when asked
+            if not (game.isdigit() or not game) or not (step.isdigit() or not step or latest):
                 return Reply.fail(user.id, _("Use `/game review [game:<id>] [step:<k>]`: both are numbers."))
-            return await svc.review(where, user, int(game) if game else None, int(step) if step else None,
-                                    seen_by=options.get("seen_by") or None)
+            return await svc.review(where, user, int(game) if game else None, int(step) if step.isdigit() else None,
+                                    seen_by=options.get("seen_by") or None, latest=latest)
         if sub == "rules":
             key = options.get("game")
             text = svc.rules(key) if key else None
@@ -339,7 +345,7 @@ class Console:
         await self.service.fire_due()
 
         async def to_channel(notice):
-            self.show(notice.channel, await notice.reply.render())
+            await self.present(notice.channel, notice.reply)
 
         async def to_user(notice, dm, part):
             self.write(pgettext("console", "[direct message to {user}] {text}", user=dm.user, text=dm.text))
@@ -352,27 +358,49 @@ class Console:
         path.write_bytes(picture.data)
         return str(path)
 
-    def show(self, channel: str, reply: Reply) -> None:
+    async def present(self, channel: str, reply: Reply) -> None:
+        """Show a reply with its pictures drawn and, under a lobby's message, the lobby's buttons and options
+        (read from the table now, as Discord's lobby message reads them)."""
+        await reply.render()
+        self.show(channel, reply, await self.lobby_of(reply))
+
+    async def lobby_of(self, reply: Reply) -> tuple[dict, dict] | None:
+        """(the table's options as shown, each option's values) of a lobby reply's table still in its lobby."""
+        if not (reply.ok and reply.status == "lobby" and reply.game_id is not None):
+            return None
+        row = await self.service.store.game(reply.game_id)
+        if row is None or row.status != "lobby" or row.game not in GAMES:
+            return None
+        return table_options(row.options, row.seats), {**GAMES[row.game].option_choices, **TABLE_OPTION_CHOICES}
+
+    def show(self, channel: str, reply: Reply, lobby: tuple[dict, dict] | None = None) -> None:
+        """Print a reply: the channel's message, then its buttons as the lines to type (console/lines.py); each
+        private part for its user alone, then the buttons that part carries. Buttons whose message has no
+        public part go with the first private one, as in Discord."""
+        public = bool(reply.text or reply.image)
         if reply.text:
             self.write(f"[#{channel}] {reply.text}")
         if reply.image:
             self.write(pgettext("console", "  image: {path}", path=self._save(reply.image)))
         if reply.mention:
             self.write("  → " + " ".join(f"@{m}" for m in reply.mention))
-        turn = reply.turn if reply.ok and reply.text else None   # buttons go with a public message
-        if turn is not None:
-            for seat, actions in turn.public_actions.items():
-                shown = " | ".join(turn.label(a) for a in actions[:30]) + (" | …" if len(actions) > 30 else "")
-                self.write(pgettext("console", "  buttons for {name}: {actions}", name=turn.names.get(seat, seat),
-                                    actions=shown))
-            if turn.private_seats:
-                who = ", ".join(turn.names.get(s, s) for s in turn.private_seats)
-                self.write(pgettext("console", "  🔒 {names}: choose privately (`/game actions` lists your choices)",
-                                    names=who))
+        shared = lines.public_controls(reply, lobby) if public or reply.status == "lobby" else []
+        if public:
+            self.write_all(shared)
+            shared = []
+        done: set[str] = set()          # a user's buttons go with their first private part
         for p in reply.private:
             self.write(pgettext("console", "[only {user} sees] {text}", user=p.user, text=p.text))
             if p.image:
                 self.write(pgettext("console", "  image (only {user}): {path}", user=p.user, path=self._save(p.image)))
+            if p.user not in done:
+                self.write_all(shared + lines.private_controls(reply, p.user))
+                done.add(p.user)
+                shared = []
+
+    def write_all(self, texts: list[str]) -> None:
+        for text in texts:
+            self.write(text)
 
 
 async def run(service: TableService, stream=None, out_dir: str | Path = "out") -> None:

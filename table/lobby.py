@@ -14,7 +14,7 @@ from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
 from .context import Context, speaks
 from .play import Play
 from .records import REMATCH, TABLE_OPTIONS, game_options
-from .replies import Private, Reply, User, Where
+from .replies import Private, Reply, User, Where, confirm_abandon
 from .texts import BOT_NAME, duration, parse_option, show
 
 log = logging.getLogger("teahouse.table")
@@ -327,7 +327,7 @@ class Lobby:
             if not confirm:
                 return Reply(game_id=row.id, version=row.version, status=row.status,
                              private=[Private(user.id, _("Abandon this game for everyone? It cannot be undone. "
-                                                         "Confirm to go ahead."))])
+                                                         "Confirm to go ahead."))], controls=[confirm_abandon()])
             seat = row.seat_of(user.id)
             left = None        # a seated person who abandons a started game places last (issue #27)
             if row.status == "running" and seat is not None and not seat.is_bot:

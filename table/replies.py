@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import i18n
 from engine.core import with_names
+from i18n import N_, _, pgettext
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,68 @@ def name_seats(text: str, names: dict[str, str]) -> str:
     return with_names(text, names)
 
 
+@dataclass(frozen=True)
+class Control:
+    """A button, or one entry of a select, described for any front end (issue #33): ``key`` says which one
+    (``rematch``, ``review.next``, ``lobby.join``…), ``label`` its words, and ``command`` with ``options`` the
+    command that does the same, as typed in Discord and at the console: ``("game", "review")`` with
+    ``(("game", "7"), ("step", "3"))`` is ``/game review game:7 step:3``. ``group``: the select an entry belongs
+    to (its placeholder), "" for a button. Discord turns these into components, the console prints each as
+    the line to type, where the button would be."""
+    key: str
+    label: str
+    command: tuple[str, ...]
+    options: tuple[tuple[str, str], ...] = ()
+    group: str = ""
+    emoji: str = ""
+
+
+def after_game(game_id: int) -> list[Control]:
+    """What the message of a game that just ended offers (``Reply.rematch``), in order: play it again, step
+    through it. A new follow-up (an analysis) is added here, once: Discord shows it as a button
+    (``cogs.game.FOLLOW_UPS`` names its component), the console prints its line."""
+    return [Control("rematch", _("Rematch"), ("game", "rematch"), emoji="🔁"),
+            Control("review", _("Review"), ("game", "review"), (("game", str(game_id)),), emoji="🔎")]
+
+
+# the lobby's buttons: (key, label, command, options); Discord's lobby message shows them in this order
+LOBBY_BUTTONS = (("join", N_("Join"), ("game", "join"), ()),
+                 ("leave", N_("Leave"), ("game", "leave"), ()),
+                 ("bot", N_("Add computer"), ("game", "addbot"), ()),
+                 ("start", N_("Start"), ("game", "start"), ()),
+                 ("shuffle", N_("Start (shuffled seats)"), ("game", "start"), (("order", "shuffled"),)))
+
+
+def lobby_controls(options: dict, choices: dict[str, list]) -> list[Control]:
+    """A lobby's buttons, then the host's select of table options: one entry per value of each option
+    (``options``: the table's as shown, ``choices``: each option's values), the current ones marked ✓."""
+    from .texts import seconds_text
+
+    out = [Control(f"lobby.{key}", _(text), command, opts) for key, text, command, opts in LOBBY_BUTTONS]
+    group = _("Host: change a table option…")
+    for name, current in options.items():
+        for value in choices.get(name, []):
+            typed = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            if name.endswith("_time") and isinstance(value, int):
+                words = seconds_text(value)
+            elif isinstance(value, bool):
+                words = pgettext("switch", "on") if value else pgettext("switch", "off")
+            else:
+                words = i18n.word(typed)
+            mark = " ✓" if value == current else ""
+            out.append(Control("lobby.option", f"{i18n.word(name)}: {words}{mark}", ("game", "option"),
+                               (("name", name), ("value", typed)), group))
+    return out
+
+
+CONFIRM_ABANDON = "abandon.confirm"
+
+
+def confirm_abandon() -> Control:
+    """The one button under "Abandon this game for everyone?"."""
+    return Control(CONFIRM_ABANDON, _("Yes, abandon the game"), ("game", "abandon"), (("confirm", "yes"),))
+
+
 @dataclass
 class Turn:
     """The decision a game awaits now, for front ends that offer it as buttons.
@@ -106,6 +169,14 @@ class Turn:
         """An action as a player reads it: seat ids become names."""
         return name_seats(action, self.names)
 
+    def controls(self) -> list[Control]:
+        """Besides the actions' own buttons (``/game move action:<action>``), what a turn's message offers:
+        a private choice for the seats whose choice is secret, and each player's own view."""
+        out = []
+        if self.private_seats:
+            out.append(Control("turn.private", _("Choose (only you see it)"), ("game", "actions"), emoji="🔒"))
+        return out + [Control("turn.view", _("My view"), ("game", "hand"), emoji="👁")]
+
 
 @dataclass
 class Offer:
@@ -115,13 +186,26 @@ class Offer:
     absent: list[str]
     names: dict[str, str] = field(default_factory=dict)
 
+    def controls(self) -> list[Control]:
+        """Skip and Remove for each absent player (at most twelve)."""
+        out = []
+        for seat in self.absent[:12]:
+            name = self.names.get(seat)
+            player = (("player", seat),)
+            out.append(Control("deadline.skip", _("Skip {name}'s turn", name=name) if name else _("Skip their turn"),
+                               ("game", "skip"), player))
+            out.append(Control("deadline.remove", _("Remove {name}", name=name) if name else _("Remove them"),
+                               ("game", "remove"), player))
+        return out
+
 
 @dataclass
 class ReviewPage:
     """One step of a game's review (``/game review``, issue #28), for front ends that offer buttons to step
     on: where it is (``step`` of ``moves``, 0 the start), whose view it shows (``viewer``: "t" the table's,
     else the position of a seat in the game's seat list), the other views that may be chosen (an ended
-    game's: (code, label)) and the jumps (label, step) to a round or to a player's move."""
+    game's: (code, label)) and the jumps (label, step) to a round or to a player's move. ``seats``: the game's
+    seat ids in order (a view's code is a position among them)."""
     game_id: int
     step: int
     moves: int
@@ -129,6 +213,41 @@ class ReviewPage:
     ended: bool
     viewers: list[tuple[str, str]] = field(default_factory=list)
     jumps: list[tuple[str, int]] = field(default_factory=list)
+    seats: list[str] = field(default_factory=list)
+
+    def navigation(self) -> list[tuple[str, str, int | None, bool]]:
+        """The step buttons, as (key, symbol, the step each shows, whether it is off): ⏮ ◀ ▶ ⏭. ⏭'s step is
+        None, "the latest at the time": it stays on while the game runs, to fetch the newest move."""
+        k, n = self.step, self.moves
+        return [("review.first", "⏮", 0, k == 0), ("review.previous", "◀", max(k - 1, 0), k == 0),
+                ("review.next", "▶", min(k + 1, n), k >= n),
+                ("review.last", "⏭", n if self.ended else None, k >= n and self.ended)]
+
+    def controls(self, user: str) -> list[Control]:
+        """The page's buttons (those not off) and selects' entries for ``user``, who reads it: each the
+        ``/game review`` that shows that step, naming the view only where it is not ``user``'s own."""
+        words = {"review.first": _("first"), "review.previous": _("previous"), "review.next": _("next"),
+                 "review.last": _("last")}
+        out = []
+        for key, symbol, step, off in self.navigation():
+            if not off:
+                out.append(Control(key, words[key], ("game", "review"), self._options(step, self.viewer, user),
+                                   emoji=symbol))
+        jump = _("Jump to a round or a player's move…")
+        out += [Control("review.jump", text, ("game", "review"), self._options(step, self.viewer, user), jump)
+                for text, step in self.jumps]
+        view = _("See it as…")
+        out += [Control("review.view", text + (" ✓" if code == self.viewer else ""), ("game", "review"),
+                        self._options(self.step, code, user, named=True), view) for code, text in self.viewers]
+        return out
+
+    def _options(self, step: int | None, viewer: str, user: str, named: bool = False) -> tuple[tuple[str, str], ...]:
+        own = str(self.seats.index(user)) if user in self.seats else "t"
+        opts = [("game", str(self.game_id)), ("step", "last" if step is None else str(step))]
+        if viewer != own or named:
+            seat = self.seats[int(viewer)] if viewer.isdigit() and int(viewer) < len(self.seats) else None
+            opts.append(("seen_by", "table" if seat is None else seat))
+        return tuple(opts)
 
 
 @dataclass
@@ -149,6 +268,8 @@ class Reply:
     choices: list[str] = field(default_factory=list)   # the caller's own legal actions (private, for a picker)
     rematch: int | None = None                 # the ended game a Rematch button reopens (#27)
     review: ReviewPage | None = None           # a review's step, for its buttons (#28)
+    controls: list[Control] = field(default_factory=list)   # buttons for the caller beyond those above: a
+    #                                                           confirmation (#33)
 
     @classmethod
     def fail(cls, user: str, text: str, **kw) -> Reply:

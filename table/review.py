@@ -298,7 +298,7 @@ class Review:
             page = ReviewPage(row.id, k, n, seat_code(row, seat), ended,
                               [(TABLE, _("The table"))] + [(str(i), labels.get(s.user_id, s.user_id))
                                                            for i, s in enumerate(row.seats)] if ended else [],
-                              self._jumps(row, replayed, k, labels))
+                              self._jumps(row, replayed, k, labels), [s.user_id for s in row.seats])
             picture = None
             if ctx.render:
                 alt = ctx.alt_text(row, game, public)

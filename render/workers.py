@@ -32,7 +32,6 @@ Workers: ``IMAGE_WORKERS``, else one per core but one (``default_workers``): one
 
 from __future__ import annotations
 
-import asyncio
 import ctypes
 import ctypes.util
 import itertools
@@ -42,12 +41,18 @@ import pickle
 import queue
 import signal
 import struct
-import subprocess
 import sys
 import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
+
+# asyncio and subprocess are imported where the bot uses them: a worker imports this module too, and asyncio
+# brings ssl, sockets and more (~5 MB a worker)
 
 log = logging.getLogger("teahouse.render")
 
@@ -60,6 +65,7 @@ SPARE = 1                     # jobs handed to a worker beyond one per drawing t
 ROOT = str(Path(__file__).resolve().parent.parent)
 _BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from render.workers import _serve; _serve(int(sys.argv[2]))"
 _HEAD = struct.Struct("!I")
+READY = -1                    # the id of a worker's first message: it has loaded the renderers
 
 _size = 0                     # worker processes at most
 _threads = 0                  # drawing threads in each worker
@@ -147,6 +153,7 @@ def _serve(threads: int) -> None:
     _warm()
     jobs: queue.SimpleQueue = queue.SimpleQueue()
     writing = threading.Lock()
+    _send(out, (READY, True, None))                   # warm: the bot may hand it jobs without waiting longer
 
     def work() -> None:
         while (item := jobs.get()) is not None:
@@ -219,6 +226,40 @@ def _trim_when_idle(started: int) -> None:
         render.release()                # and the boards and glyph masks kept for a run of pictures
         Image.core.clear_cache()
         _trim(0)
+        _unmap_fonts()
+
+
+MADV_DONTNEED = 4
+
+
+def _unmap_fonts() -> None:
+    """Let go of the font pages an idle worker holds. FreeType maps the font file once per font size (36 sizes
+    of two files: ~11 MB resident); the mappings are read-only copies of the file, so dropping their pages
+    loses nothing: the next picture reads them back from the page cache (minor faults, well under a
+    millisecond)."""
+    from render.common import FONT_DIR
+
+    libc = _libc()
+    if libc is None:
+        return
+    folder = str(FONT_DIR)
+    try:
+        with open("/proc/self/maps") as maps:
+            lines = maps.readlines()
+    except OSError:
+        return
+    for line in lines:
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6 and fields[1] == "r--p" and fields[5].strip().startswith(folder):
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            libc.madvise(ctypes.c_void_p(low), ctypes.c_size_t(high - low), MADV_DONTNEED)
+
+
+def _libc():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    except OSError:
+        return None
 
 
 # ----- in the bot ---------------------------------------------------------------------------------------------
@@ -226,12 +267,15 @@ class _Worker:
     """A worker process (``_serve``), the jobs handed to it, and the thread that reads its pictures back."""
 
     def __init__(self, threads: int) -> None:
+        import subprocess
+
         # a fresh interpreter, never a fork of a running event loop; it imports render, not the bot's script
         self.proc = subprocess.Popen([sys.executable, "-c", _BOOT, ROOT, str(threads)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True)
         self.jobs: dict[int, _Slot] = {}
         self.given = 0
         self.closing = False          # its input is closed (or about to be): it takes no more jobs
+        self.ready = False            # it has loaded the renderers (its first message)
         self.idle_since = time.monotonic()
         self._writing = threading.Lock()
         self.reader = threading.Thread(target=self._read, name="image-worker-reader", daemon=True)
@@ -256,6 +300,8 @@ class _Worker:
                 pass
 
     def _read(self) -> None:
+        import asyncio
+
         global _in_pool, _last_done
         while True:
             try:
@@ -265,6 +311,11 @@ class _Worker:
             if message is None:
                 break
             ident, ok, payload = message
+            if ident == READY:
+                self.idle_since = time.monotonic()
+                self.ready = True
+                _pump()
+                continue
             with _lock:
                 slot = self.jobs.pop(ident, None)
                 _in_pool -= slot is not None
@@ -297,16 +348,19 @@ class _Worker:
 
 
 def default_workers() -> int:
-    """``IMAGE_WORKERS`` if set, else one worker per core but one: the bot's own process needs a core to save
-    and answer moves, and on a small machine (one or two cores) one worker draws a busy server's pictures
-    within their target and saves a worker's memory."""
-    return _setting("IMAGE_WORKERS", max(1, (os.cpu_count() or 1) - 1))
+    """``IMAGE_WORKERS`` if set, else one per core but one, and two on a 2-core machine: the most worker
+    processes drawing at once. Only the first runs all the time; the others start while pictures queue up
+    (see ``_pump``)."""
+    cores = os.cpu_count() or 1
+    return _setting("IMAGE_WORKERS", max(min(2, cores), cores - 1))
 
 
 def default_threads() -> int:
-    """``IMAGE_THREADS`` if set, else 2: a worker's second thread draws the next picture while the first
-    encodes its own (the PNG encoder runs outside the interpreter lock)."""
-    return _setting("IMAGE_THREADS", 2)
+    """``IMAGE_THREADS`` if set, else 1: the threads each worker draws on. A second thread overlaps one
+    picture's PNG encoding (outside the interpreter lock) with the drawing of the next, but the drawing
+    itself holds the lock, and two pictures in flight doubled a busy worker's memory; a second process
+    draws truly in parallel."""
+    return _setting("IMAGE_THREADS", 1)
 
 
 def _setting(name: str, default: int) -> int:
@@ -358,7 +412,8 @@ def _reap() -> None:
             if not _queue and _in_pool == 0 and now - _last_done >= IDLE_STOP_AFTER:
                 leaving = live
             else:
-                leaving = [w for w in live[1:] if not w.jobs and now - w.idle_since >= EXTRA_IDLE_STOP_AFTER][:1]
+                leaving = [w for w in live[1:] if w.ready and not w.jobs
+                           and now - w.idle_since >= EXTRA_IDLE_STOP_AFTER][:1]
             for w in leaving:
                 w.closing = True
         for w in leaving:
@@ -372,6 +427,9 @@ def _reap() -> None:
 def stop(timeout: float | None = None) -> None:
     """Stop the workers once their pictures are drawn; with ``timeout``, those still drawing after that many
     seconds are killed (a stuck picture never holds up a shutdown)."""
+    import asyncio
+    import subprocess
+
     global _running
     _stopping.set()
     _running = False
@@ -441,6 +499,8 @@ async def draw(job: tuple, key: object = None, order: int = 0) -> bytes | None:
 
 
 async def _draw(job: tuple, key: object, order: int) -> bytes | None:
+    import asyncio
+
     if not _running:
         return await asyncio.to_thread(_render_png, *job)
     loop = asyncio.get_running_loop()
@@ -465,21 +525,25 @@ def _capacity(worker: _Worker) -> int:
 
 
 def _pump() -> None:
-    """Hand waiting jobs to the workers while one has a free thread (or a spare place); start another worker,
-    up to ``_size``, when pictures wait and every worker is full."""
+    """Hand waiting jobs to the workers while one has a free thread (or a spare place). When pictures wait
+    and every worker is full, start another, up to ``_size``: it takes jobs once it has loaded the renderers
+    (a few tenths of a second), so meanwhile they go to whichever worker frees first. A worker still starting
+    takes jobs only when no other is running (the first picture of a sleeping bot)."""
     global _in_pool
     while True:
         with _lock:
             if not _running or not _queue:
                 return
             live = [w for w in _workers if not w.closing]
-            worker = min(live, key=lambda w: len(w.jobs), default=None)
-            if worker is None or len(worker.jobs) >= _capacity(worker):
-                if len(live) >= _size:
-                    return
-                worker = _spawn()
-                if _capacity(worker) <= 0:
-                    return
+            if not live:
+                live = [_spawn()]
+            anyone_ready = any(w.ready for w in live)
+            usable = [w for w in live if (w.ready or not anyone_ready) and len(w.jobs) < _capacity(w)]
+            if not usable:
+                if len(live) < _size and all(w.ready for w in live):
+                    _spawn()               # pictures queue up behind busy workers: one more, for a while
+                return
+            worker = min(usable, key=lambda w: len(w.jobs))
             key, slot = _queue.popitem(last=False)
             ident = next(_ids)
             worker.jobs[ident] = slot
@@ -509,6 +573,8 @@ def _settle(fut: asyncio.Future, data, error) -> None:
 
 
 def _redraw(fut: asyncio.Future, job: tuple) -> None:
+    import asyncio
+
     if fut.done():
         return
     task = asyncio.ensure_future(asyncio.to_thread(_render_png, *job))

@@ -411,3 +411,29 @@ def test_an_idle_worker_drops_the_boards_and_glyphs_it_kept_and_draws_the_same_p
     render.release()
     assert board_layer.cache_info().currsize == 0 and _glyphs.cache_info().currsize == 0
     assert render_png(*job) == first
+
+
+async def test_a_second_worker_starts_only_while_pictures_queue_up_and_leaves_when_idle(monkeypatch):
+    import time
+
+    from render import render_png
+
+    monkeypatch.setattr(rendering, "EXTRA_IDLE_STOP_AFTER", 0.3)
+    jobs = _wassamasaw_jobs(8)
+    rendering.start(2, threads=1)
+    try:
+        pools = rendering.stats["pools"]
+        for job in jobs[:2]:                                  # one picture at a time: the first worker is enough
+            assert await rendering.draw(job) == render_png(*job)
+        assert rendering.stats["pools"] == pools and len(rendering.worker_pids()) == 1
+        first = rendering.worker_pids()[0]
+        pictures = await asyncio.gather(*(rendering.draw(job) for job in jobs[2:]))   # six at once: a queue
+        assert pictures == [render_png(*job) for job in jobs[2:]]
+        assert rendering.stats["pools"] == pools + 1          # a second worker was started for it
+        deadline = time.monotonic() + 20
+        while len(rendering.worker_pids()) > 1 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert rendering.worker_pids() == [first]             # the second left once idle; the first stays
+        assert await rendering.draw(jobs[0]) == render_png(*jobs[0])
+    finally:
+        rendering.stop()

@@ -1,33 +1,40 @@
-"""Where the game images are drawn: in a pool of worker processes while a bot runs, so drawing never holds
-the event loop's interpreter lock (a move is saved and answered while images are drawn elsewhere); in a
-thread when no pool was started (tests, the console, scripts).
+"""Where the game images are drawn: in worker processes while a bot runs, so drawing never holds the event
+loop's interpreter lock (a move is saved and answered while images are drawn elsewhere); in a thread when no
+workers were started (tests, the console, scripts).
 
-    rendering.start()          # the bot, at start: IMAGE_WORKERS, else one worker per core but one
+    rendering.start()          # the bot, at start: IMAGE_WORKERS at most, IMAGE_THREADS each
     png = await rendering.draw(("wagara", view, names, None), key=("game 7", None), order=12)
     rendering.stop()           # at shutdown
 
-A job is ``(game key, view, names, viewer, locale[, caption])``, the arguments of ``render.render_png``: plain data that
-pickles, so a worker needs nothing else. If a worker dies, the pool is started again and the image is drawn
-in a thread meanwhile: an image is never lost to a broken pool.
+A job is ``(game key, view, names, viewer, locale[, caption])``, the arguments of ``render.render_png``: plain
+data that pickles, so a worker needs nothing else. A worker is a plain subprocess (``python -c _BOOT``: a
+fresh interpreter that imports the renderers, never the bot's script, and no multiprocessing machinery, so
+no resource tracker beside it); jobs go down its standard input and pictures come back on its standard
+output, each a length and a pickle, read by a thread of the bot. If a worker dies, the pictures it was
+drawing are drawn in a thread of the bot and the next ones go to a new worker: an image is never lost.
 
-Under more moves than the cores can draw, images wait here, in the bot, not in the pool: only one job per
-worker (and one spare, so a worker never idles between jobs) is handed to the pool at a time. A job given a
-``key`` (a game and a viewer) that finds an older job of the same key still waiting takes its place: only the
-newest picture of a table is drawn, and every caller waiting for that key gets it. So a busy table's queue
-never holds more than one picture per viewer, and the wait for an image stays bounded by the number of
-tables rather than growing with the number of moves.
+Under more moves than the workers can draw, images wait here, in the bot: a worker is handed one job per
+drawing thread and one spare (so it never idles between jobs). A job given a ``key`` (a game and a viewer)
+that finds an older job of the same key still waiting takes its place: only the newest picture of a table is
+drawn, and every caller waiting for that key gets it. So a busy table's queue never holds more than one
+picture per viewer, and the wait for an image stays bounded by the number of tables rather than growing
+with the number of moves.
 
-Memory: a worker hands the heap its images freed back to the system when it falls idle (``malloc_trim`` on
-glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many
-different images is returned too. (``max_tasks_per_child`` would do that, but on Python
-3.11–3.13 it can stop the pool for good: CPython issue 115634.) A bot is idle most of a day: after
-``IDLE_STOP_AFTER`` seconds without a job the pool goes to sleep: its workers exit, and so does
-multiprocessing's resource tracker, so an idle bot is one process. The next picture starts
-them again and costs a worker's start and its cold caches (about half a second instead of ~30 ms), so the
-wait is long enough that tables playing a session keep warm workers, and short enough that a bot whose games
-move a few times an hour holds only itself between moves.
+How many: one worker runs while the bot draws anything; when pictures wait behind every running worker,
+another starts (up to ``IMAGE_WORKERS``: one per core but one, and two on a 2-core machine), takes jobs once
+it has loaded the renderers, and leaves after ``EXTRA_IDLE_STOP_AFTER`` seconds without one. So a quiet
+server pays for one worker and a busy one draws on two cores. ``IMAGE_THREADS`` (default 1) draws on more
+threads in each worker: the PNG encoder runs outside the interpreter lock, but the drawing does not, and two
+pictures in flight doubled a worker's memory at its peak (docs/performance.md).
 
-Workers: ``IMAGE_WORKERS``, else one per core but one (``default_workers``): one on a small machine.
+Memory: a worker imports Pillow, the renderers and little else (no asyncio: ~26 MB at start). When it falls
+idle it hands back what its images freed (Pillow's kept blocks, then the heap: ``malloc_trim`` on glibc), the
+boards and glyph masks kept for a run of pictures, and the font pages it mapped (once per font size); and
+it is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many different images is
+returned too. A bot is idle most of a day: after ``IDLE_STOP_AFTER`` seconds without a job the workers
+exit, so an idle bot is one process. The next picture starts one again and costs its start and cold caches
+(about half a second instead of ~30 ms), so the wait is long enough that tables playing a session keep a
+warm worker, and short enough that a bot whose games move a few times an hour holds only itself.
 """
 
 from __future__ import annotations

@@ -40,8 +40,7 @@ from engine import GAMES  # noqa: E402
 from engine.bots import play  # noqa: E402
 from render import workers as rendering  # noqa: E402
 
-# The service and the store are imported in main_async, as bot.py imports them where it uses them: the image
-# workers import this script again as __mp_main__, and must carry what the bot's workers carry, no more.
+# The service and the store are imported in main_async, as bot.py imports them where it uses them.
 
 TARGET_SAVED_MS, TARGET_IMAGE_MS, TARGET_QUERY_MS, TARGET_RSS_MB = 50.0, 300.0, 50.0, 150.0
 DEFAULT_QUIET_S = rendering.IDLE_STOP_AFTER   # how long the bot's image workers wait for work before exiting
@@ -109,7 +108,7 @@ def memory_report() -> tuple[float, str]:
     total = bot + sum(work) + rest
     pss = sum(pss_mb(p) for p in [me, *workers, *others])
     return total, (f"bot {bot:.0f} + image workers {' + '.join(f'{w:.0f}' for w in work) or '0'} + "
-                   f"forkserver and tracker {rest:.0f} MB; shared pages counted once (PSS): {pss:.0f} MB")
+                   f"other processes {rest:.0f} MB; shared pages counted once (PSS): {pss:.0f} MB")
 
 
 def cpu_seconds() -> tuple[float, float]:
@@ -245,7 +244,9 @@ async def main_async(args) -> int:
             print(f"  CPU per move: {per_bot:.1f} ms in the bot (this benchmark's players included) + "
                   f"{per_draw:.1f} ms drawing = at most {cores * 1000 / (per_bot + per_draw):.0f} moves/s on "
                   f"{cores} cores; pictures coalesced {rendering.stats['coalesced']}")
-            print(f"  event loop lag               p50 {pct(lags, 50):7.1f} ms   p95 {pct(lags, 95):7.1f} ms")
+            print(f"  event loop lag               p50 {pct(lags, 50):7.1f} ms   p95 {pct(lags, 95):7.1f} ms   "
+                  f"max {max(lags, default=float('nan')):.1f} ms (how late a ready callback runs: an "
+                  f"interaction's acknowledgement waits as long)")
             ok = True
 
             def line(label, values, target):
@@ -257,7 +258,8 @@ async def main_async(args) -> int:
                       + ("   ← over" if over else ""))
             line("arrived → move saved", saved, TARGET_SAVED_MS)
             line("arrived → image ready", image, TARGET_IMAGE_MS)
-            measured = pct(saved, 95), pct(image, 95)     # the memory run below adds moves to these lists
+            measured = {"saved_p50": pct(saved, 50), "saved_p95": pct(saved, 95), "image_p50": pct(image, 50),
+                        "image_p95": pct(image, 95), "lag_p95": pct(lags, 95)}   # the memory run adds moves
 
             # listings at this size
             user = User("000042", "User 42")
@@ -294,11 +296,11 @@ async def main_async(args) -> int:
             ok &= not over
             print(f"  RSS after {moves[0]} moves, all {mb:7.0f} MB   target ≤ {TARGET_RSS_MB:g} MB"
                   + ("   ← over" if over else "") + f"\n    ({whose})")
-            rendering.IDLE_STOP_AFTER = QUIET_S         # the bot waits 10 minutes; the mechanism is the same
-            await asyncio.sleep(QUIET_S + 6.0)           # a quiet spell: the workers exit
+            rendering.IDLE_STOP_AFTER = args.quiet       # the bot waits 10 minutes; the mechanism is the same
+            await asyncio.sleep(args.quiet + 6.0)        # a quiet spell: the workers exit
             idle_mb, idle_whose = memory_report()
             print(f"  RSS after a quiet spell     {idle_mb:7.0f} MB   (the image workers start with the next "
-                  f"picture; the bot waits {DEFAULT_QUIET_S / 60:g} min, {QUIET_S:g} s here)\n    ({idle_whose})")
+                  f"picture; the bot waits {DEFAULT_QUIET_S / 60:g} min, {args.quiet:g} s here)\n    ({idle_whose})")
             where, users, game = tables[-1]
             row = await store.open_game(where.channel)
             state = game.load(row.state)
@@ -310,8 +312,10 @@ async def main_async(args) -> int:
             await rendering.draw(job)
             print(f"  first picture after it      {cold:7.1f} ms (a worker starts; the same picture again "
                   f"{(time.perf_counter() - t) * 1000:.1f} ms)")
-            print(json.dumps({"saved_p95": measured[0], "image_p95": measured[1], "rss_mb": mb,
-                              "rss_idle_mb": idle_mb, "moves_per_s": rate}))
+            print(json.dumps({**{k: round(v, 1) for k, v in measured.items()}, "rss_end_mb": round(busy),
+                              "rss_mb": round(mb), "rss_idle_mb": round(idle_mb), "moves_per_s": round(rate, 1),
+                              "workers": rendering.default_workers(), "threads": rendering.default_threads(),
+                              "loadavg": os.getloadavg()[0]}))
             close = getattr(svc, "close", None)
             if close:
                 await close()
@@ -326,6 +330,9 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--rss-moves", type=int, default=3000)
     parser.add_argument("--db", help="an empty postgresql:// database to load instead of a temporary SQLite file")
+    parser.add_argument("--quiet", type=float, default=QUIET_S,
+                        help="seconds without a picture before the image workers exit, in the memory run's quiet "
+                             "spell (the bot: 600)")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a player takes between moves (0: every channel moves back to back)")
     parser.add_argument("--switch-interval", type=float, default=0.0,

@@ -9,9 +9,11 @@ Every view of a position is rendered: the channel view and each seat's private v
 ``--reps`` times and the samples of all views and seeds are pooled per game and position.
 
 Columns: p50/p95 of the whole render (render_png: draw + encode), p95 of the drawing alone (the renderer
-returning an Image), p95 of the encoding alone (render.common.to_png), the encode floor (to_png of a plain
-image of the same size, the least any image of that size can cost), and the bytes of the channel image
-(median over seeds), and ``cold``: the first render of the position with every render cache emptied
+returning an Image), p95 of the encoding alone (render.common.to_png), and of its two parts: the palette
+(``pal95``: counting colours, choosing the palette, mapping pixels; all but the mapping hold the interpreter
+lock) and the deflate (``zip95``: Pillow's PNG encoder, outside the interpreter lock), the encode floor
+(to_png of a plain image of the same size, the least any image of that size can cost), and the bytes
+of the channel image (median over seeds), and ``cold``: the first render of the position with every render cache emptied
 (glyph masks, static layers; fonts stay loaded). TARGET_MS is issue #13's goal for the whole render; ``←``
 marks a p95 over it.
 With ``--runs K`` every position is measured K times, in turn with the others, and each figure is the median
@@ -22,6 +24,7 @@ runs; ``--clock cpu`` counts only this thread's CPU time, steadier when other wo
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import sys
@@ -35,7 +38,7 @@ from PIL import Image  # noqa: E402
 from engine import GAMES  # noqa: E402
 from render import RENDERERS, render_png  # noqa: E402
 from render.colours import BACKGROUND  # noqa: E402
-from render.common import font, to_png  # noqa: E402
+from render.common import PNG_COMPRESS_LEVEL, font, to_palette, to_png  # noqa: E402
 
 TARGET_MS = 35.0
 NAMES = ["Ann", "Bartholomew the Long-Named", "Cy", "Dee", "Éloïse", "Fu", "Gao", "Hana"]
@@ -76,7 +79,7 @@ clock = time.perf_counter
 
 def measure(key: str, views: list[tuple[dict, str | None]], names: dict, reps: int) -> dict:
     fn = RENDERERS[key]
-    whole, drawing, encoding, floor = [], [], [], []
+    whole, drawing, encoding, floor, palette, deflate = [], [], [], [], [], []
     sizes: dict[tuple, Image.Image] = {}
     clear_caches()
     t = clock()
@@ -93,6 +96,12 @@ def measure(key: str, views: list[tuple[dict, str | None]], names: dict, reps: i
             t = clock()
             to_png(img)
             encoding.append((clock() - t) * 1000)
+            t = clock()
+            pal = to_palette(img)
+            palette.append((clock() - t) * 1000)
+            t = clock()
+            pal.save(io.BytesIO(), format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+            deflate.append((clock() - t) * 1000)
             sizes.setdefault(img.size, Image.new("RGB", img.size, BACKGROUND))
     for _ in range(reps):
         for plain in sizes.values():
@@ -100,7 +109,8 @@ def measure(key: str, views: list[tuple[dict, str | None]], names: dict, reps: i
             to_png(plain)
             floor.append((clock() - t) * 1000)
     return {"p50": pct(whole, 0.5), "p95": pct(whole, 0.95), "draw95": pct(drawing, 0.95),
-            "enc95": pct(encoding, 0.95), "floor": statistics.median(floor),
+            "enc95": pct(encoding, 0.95), "pal95": pct(palette, 0.95), "zip95": pct(deflate, 0.95),
+            "floor": statistics.median(floor),
             "cold": cold}
 
 
@@ -140,6 +150,7 @@ def main() -> int:
     print(f"target {TARGET_MS:g} ms per image (p95); {args.reps} reps × {args.seeds} seeds × every view; "
           f"{args.clock} clock; median of {args.runs} run(s)")
     print(f"{'game':11} {'n':>2} {'pos':4} {'views':>5} {'p50':>6} {'p95':>7} {'draw95':>7} {'enc95':>6} "
+          f"{'pal95':>6} {'zip95':>6} "
           f"{'floor':>6} {'bytes':>8} {'cold':>6}")
     over = False
     cases = []
@@ -163,7 +174,8 @@ def main() -> int:
                 (save / f"{key}-{n}-{pos}.png").write_bytes(channel[0])
             over |= n == GAMES[key].max_players and r["p95"] > TARGET_MS
             print(f"{key:11} {n:>2} {pos:4} {len(views):>5} {r['p50']:6.1f} {r['p95']:6.1f}{mark(r['p95'])} "
-                  f"{r['draw95']:7.1f} {r['enc95']:6.1f} {r['floor']:6.1f} {size:>8} {r['cold']:6.1f}", flush=True)
+                  f"{r['draw95']:7.1f} {r['enc95']:6.1f} {r['pal95']:6.1f} {r['zip95']:6.1f} {r['floor']:6.1f} "
+                  f"{size:>8} {r['cold']:6.1f}", flush=True)
     print("every game at its maximum player count within target" if not over else "← over target")
     return 1 if over else 0
 

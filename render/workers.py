@@ -1,69 +1,91 @@
-"""Where the game images are drawn: in a pool of worker processes while a bot runs, so drawing never holds
-the event loop's interpreter lock (a move is saved and answered while images are drawn elsewhere); in a
-thread when no pool was started (tests, the console, scripts).
+"""Where the game images are drawn: in worker processes while a bot runs, so drawing never holds the event
+loop's interpreter lock (a move is saved and answered while images are drawn elsewhere); in a thread when no
+workers were started (tests, the console, scripts).
 
-    rendering.start()          # the bot, at start: IMAGE_WORKERS, else one worker per core but one
+    rendering.start()          # the bot, at start: IMAGE_WORKERS at most, IMAGE_THREADS each
     png = await rendering.draw(("wagara", view, names, None), key=("game 7", None), order=12)
     rendering.stop()           # at shutdown
 
-A job is ``(game key, view, names, viewer, locale[, caption])``, the arguments of ``render.render_png``: plain data that
-pickles, so a worker needs nothing else. If a worker dies, the pool is started again and the image is drawn
-in a thread meanwhile: an image is never lost to a broken pool.
+A job is ``(game key, view, names, viewer, locale[, caption])``, the arguments of ``render.render_png``: plain
+data that pickles, so a worker needs nothing else. A worker is a plain subprocess (``python -c _BOOT``: a
+fresh interpreter that imports the renderers, never the bot's script, and no multiprocessing machinery, so
+no resource tracker beside it); jobs go down its standard input and pictures come back on its standard
+output, each a length and a pickle, read by a thread of the bot. If a worker dies, the pictures it was
+drawing are drawn in a thread of the bot and the next ones go to a new worker: an image is never lost.
 
-Under more moves than the cores can draw, images wait here, in the bot, not in the pool: only one job per
-worker (and one spare, so a worker never idles between jobs) is handed to the pool at a time. A job given a
-``key`` (a game and a viewer) that finds an older job of the same key still waiting takes its place: only the
-newest picture of a table is drawn, and every caller waiting for that key gets it. So a busy table's queue
-never holds more than one picture per viewer, and the wait for an image stays bounded by the number of
-tables rather than growing with the number of moves.
+Under more moves than the workers can draw, images wait here, in the bot: a worker is handed one job per
+drawing thread and one spare (so it never idles between jobs). A job given a ``key`` (a game and a viewer)
+that finds an older job of the same key still waiting takes its place: only the newest picture of a table is
+drawn, and every caller waiting for that key gets it. So a busy table's queue never holds more than one
+picture per viewer, and the wait for an image stays bounded by the number of tables rather than growing
+with the number of moves.
 
-Memory: a worker hands the heap its images freed back to the system when it falls idle (``malloc_trim`` on
-glibc), and the pool is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many
-different images is returned too. (``max_tasks_per_child`` would do that, but on Python
-3.11–3.13 it can stop the pool for good: CPython issue 115634.) A bot is idle most of a day: after
-``IDLE_STOP_AFTER`` seconds without a job the pool goes to sleep: its workers exit, and so does
-multiprocessing's resource tracker, so an idle bot is one process. The next picture starts
-them again and costs a worker's start and its cold caches (about half a second instead of ~30 ms), so the
-wait is long enough that tables playing a session keep warm workers, and short enough that a bot whose games
-move a few times an hour holds only itself between moves.
+How many: one worker runs while the bot draws anything; when pictures wait behind every running worker,
+another starts (up to ``IMAGE_WORKERS``: one per core but one, and two on a 2-core machine), takes jobs once
+it has loaded the renderers, and leaves after ``EXTRA_IDLE_STOP_AFTER`` seconds without one. So a quiet
+server pays for one worker and a busy one draws on two cores. ``IMAGE_THREADS`` (default 1) draws on more
+threads in each worker: the PNG encoder runs outside the interpreter lock, but the drawing does not, and two
+pictures in flight doubled a worker's memory at its peak (docs/performance.md).
 
-Workers: ``IMAGE_WORKERS``, else one per core but one (``default_workers``): one on a small machine.
+Memory: a worker imports Pillow, the renderers and little else (no asyncio: ~26 MB at start). When it falls
+idle it hands back what its images freed (Pillow's kept blocks, then the heap: ``malloc_trim`` on glibc), the
+boards and glyph masks kept for a run of pictures, and the font pages it mapped (once per font size); and
+it is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many different images is
+returned too. A bot is idle most of a day: after ``IDLE_STOP_AFTER`` seconds without a job the workers
+exit, so an idle bot is one process. The next picture starts one again and costs its start and cold caches
+(about half a second instead of ~30 ms), so the wait is long enough that tables playing a session keep a
+warm worker, and short enough that a bot whose games move a few times an hour holds only itself.
 """
 
 from __future__ import annotations
 
-import asyncio
 import ctypes
 import ctypes.util
+import itertools
 import logging
-import multiprocessing
 import os
+import pickle
+import queue
+import signal
+import struct
 import sys
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
+
+# asyncio and subprocess are imported where the bot uses them: a worker imports this module too, and asyncio
+# brings ssl, sockets and more (~5 MB a worker)
 
 log = logging.getLogger("teahouse.render")
 
 IDLE_TRIM_AFTER = 0.5         # seconds a worker waits for its next job before handing freed memory back
-RECYCLE_AFTER = 2000          # jobs drawn by one pool before a fresh pool replaces it (a few minutes' worth)
-IDLE_STOP_AFTER = 600.0       # seconds without a job before the workers exit (a fresh pool starts them again)
-SPARE = 1                     # jobs handed to the pool beyond one per worker
+RECYCLE_AFTER = 2000          # jobs drawn by one worker before a fresh worker replaces it (a few minutes' worth)
+IDLE_STOP_AFTER = 600.0       # seconds without a job before the workers exit (the next picture starts one again)
+EXTRA_IDLE_STOP_AFTER = 60.0  # the same for a worker beyond the first (started while pictures queued up)
+SPARE = 1                     # jobs handed to a worker beyond one per drawing thread
 
-_pool: ProcessPoolExecutor | None = None
-_size = 0
-_given = 0                    # jobs handed to the current pool
-_lock = threading.Lock()      # guards the queue below: draw runs on a loop, completions on the pool's thread
+ROOT = str(Path(__file__).resolve().parent.parent)
+_BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from render.workers import _serve; _serve(int(sys.argv[2]))"
+_HEAD = struct.Struct("!I")
+READY = -1                    # the id of a worker's first message: it has loaded the renderers
+
+_size = 0                     # worker processes at most
+_threads = 0                  # drawing threads in each worker
+_running = False
+_workers: list[_Worker] = []
+_lock = threading.Lock()      # guards the queue and the workers' jobs: draw runs on a loop, results on readers
 _queue: OrderedDict[object, _Slot] = OrderedDict()
-_in_pool = 0
+_in_pool = 0                  # jobs handed to workers and not finished yet
 _last_done = 0.0              # time.monotonic() when the last job finished
+_ids = itertools.count()
 _reaper: threading.Thread | None = None
-_asleep = False               # the pool was put to sleep while idle; the next picture starts a fresh one
-_waking = threading.Lock()    # a pool going to sleep, or waking
 _stopping = threading.Event()
-stats = {"drawn": 0, "coalesced": 0, "pools": 0, "idle_stops": 0}
+stats = {"drawn": 0, "coalesced": 0, "pools": 0, "idle_stops": 0}   # pools: worker processes started
 # called with (game key, seconds) when a picture is ready, the wait in the queue included (table/metrics.py);
 # plain callables, so a worker that imports this module carries no metrics library
 observers: list = []
@@ -79,6 +101,23 @@ class _Slot:
         self.waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = []
 
 
+# ----- the frames between the bot and a worker: a length, then a pickle ---------------------------------------
+def _send(stream, message) -> None:
+    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEAD.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream):
+    """The next message, or None at the end of the stream (the other side closed it, or died)."""
+    head = stream.read(_HEAD.size)
+    if len(head) < _HEAD.size:
+        return None
+    data = stream.read(_HEAD.unpack(head)[0])
+    return pickle.loads(data) if data is not None else None
+
+
+# ----- in a worker process ------------------------------------------------------------------------------------
 def _trimmer():
     """glibc's malloc_trim, which hands freed heap pages back to the system (free() keeps them for later);
     None elsewhere (musl, macOS), where there is nothing to call."""
@@ -95,6 +134,8 @@ def _trimmer():
 
 _trim = None
 _started = 0                  # jobs begun by this worker
+_active = 0                   # jobs being drawn by this worker now
+_counts = threading.Lock()
 
 
 def _warm() -> None:
@@ -106,6 +147,47 @@ def _warm() -> None:
     _trim = _trimmer()
     if hasattr(os, "nice"):
         os.nice(5)
+
+
+def _serve(threads: int) -> None:
+    """A worker's life: jobs come on standard input, pictures go out on standard output (each in a frame:
+    ``(id, job)`` in, ``(id, ok, png or exception)`` out), drawn by ``threads`` threads; it ends when the bot
+    closes its input (or dies), once the jobs it was given are drawn."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C is the bot's to handle; it closes our input
+    out = os.fdopen(os.dup(1), "wb")                  # the frames' own stream; a stray print goes to stderr
+    os.dup2(2, 1)
+    inp = sys.stdin.buffer
+    _warm()
+    jobs: queue.SimpleQueue = queue.SimpleQueue()
+    writing = threading.Lock()
+    _send(out, (READY, True, None))                   # warm: the bot may hand it jobs without waiting longer
+
+    def work() -> None:
+        while (item := jobs.get()) is not None:
+            ident, job = item
+            try:
+                answer = (ident, True, _draw_in_worker(*job))
+            except Exception as e:  # noqa: BLE001 — the caller gets the error, the worker goes on
+                try:
+                    pickle.dumps(e)
+                except Exception:  # noqa: BLE001
+                    e = RuntimeError(repr(e))
+                answer = (ident, False, e)
+            with writing:
+                try:
+                    _send(out, answer)
+                except OSError:          # the bot is gone
+                    return
+
+    drawers = [threading.Thread(target=work, name=f"draw-{i}") for i in range(max(1, threads))]
+    for t in drawers:
+        t.start()
+    while (item := _receive(inp)) is not None:
+        jobs.put(item)
+    for _ in drawers:
+        jobs.put(None)
+    for t in drawers:
+        t.join()
 
 
 def _render_png(*job) -> bytes | None:
@@ -122,19 +204,26 @@ def _draw_in_worker(key: str, view: dict, names: dict, viewer: str | None, local
     masks and copies (several MB) are freed after each image, but glibc keeps their pages, so a worker would
     hold the most any image ever needed. Not after every image: trimming costs ~2 ms, and while jobs follow
     one another the next image needs those pages again."""
-    global _started
-    _started += 1
+    global _started, _active
+    with _counts:
+        _started += 1
+        _active += 1
     try:
         return _render_png(key, view, names, viewer, locale, caption)
     finally:
+        with _counts:
+            _active -= 1
+            started = _started
         if _trim is not None:
-            timer = threading.Timer(IDLE_TRIM_AFTER, _trim_when_idle, (_started,))
+            timer = threading.Timer(IDLE_TRIM_AFTER, _trim_when_idle, (started,))
             timer.daemon = True
             timer.start()
 
 
 def _trim_when_idle(started: int) -> None:
-    if started == _started and _trim is not None:     # no job began since: the worker is idle
+    with _counts:
+        idle = started == _started and _active == 0       # no job began since, none is being drawn
+    if idle and _trim is not None:
         # Pillow keeps up to 8 freed image blocks for the next image (~20 MB after a few large boards);
         # an idle worker needs none of them.
         from PIL import Image
@@ -144,149 +233,255 @@ def _trim_when_idle(started: int) -> None:
         render.release()                # and the boards and glyph masks kept for a run of pictures
         Image.core.clear_cache()
         _trim(0)
+        _unmap_fonts()
+
+
+MADV_DONTNEED = 4
+
+
+def _unmap_fonts() -> None:
+    """Let go of the font pages an idle worker holds. FreeType maps the font file once per font size (36 sizes
+    of two files: ~11 MB resident); the mappings are read-only copies of the file, so dropping their pages
+    loses nothing: the next picture reads them back from the page cache (minor faults, well under a
+    millisecond)."""
+    from render.common import FONT_DIR
+
+    libc = _libc()
+    if libc is None:
+        return
+    folder = str(FONT_DIR)
+    try:
+        with open("/proc/self/maps") as maps:
+            lines = maps.readlines()
+    except OSError:
+        return
+    for line in lines:
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6 and fields[1] == "r--p" and fields[5].strip().startswith(folder):
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            libc.madvise(ctypes.c_void_p(low), ctypes.c_size_t(high - low), MADV_DONTNEED)
+
+
+def _libc():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    except OSError:
+        return None
+
+
+# ----- in the bot ---------------------------------------------------------------------------------------------
+class _Worker:
+    """A worker process (``_serve``), the jobs handed to it, and the thread that reads its pictures back."""
+
+    def __init__(self, threads: int) -> None:
+        import subprocess
+
+        # a fresh interpreter, never a fork of a running event loop; it imports render, not the bot's script
+        self.proc = subprocess.Popen([sys.executable, "-c", _BOOT, ROOT, str(threads)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True)
+        self.jobs: dict[int, _Slot] = {}
+        self.given = 0
+        self.closing = False          # its input is closed (or about to be): it takes no more jobs
+        self.ready = False            # it has loaded the renderers (its first message)
+        self.idle_since = time.monotonic()
+        self._writing = threading.Lock()
+        self.reader = threading.Thread(target=self._read, name="image-worker-reader", daemon=True)
+        self.reader.start()
+
+    def send(self, ident: int, job: tuple, last: bool) -> None:
+        with self._writing:
+            try:
+                _send(self.proc.stdin, (ident, job))
+                if last:
+                    self.proc.stdin.close()
+            except (OSError, ValueError):    # it died (its reader hands the job back) or its input closed
+                self.closing = True
+
+    def close(self) -> None:
+        """No more jobs: it draws those it has, then exits."""
+        self.closing = True
+        with self._writing:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    def _read(self) -> None:
+        import asyncio
+
+        global _in_pool, _last_done
+        while True:
+            try:
+                message = _receive(self.proc.stdout)
+            except Exception:  # noqa: BLE001 — a frame cut short by a dying worker
+                message = None
+            if message is None:
+                break
+            ident, ok, payload = message
+            if ident == READY:
+                self.idle_since = time.monotonic()
+                self.ready = True
+                _pump()
+                continue
+            with _lock:
+                slot = self.jobs.pop(ident, None)
+                _in_pool -= slot is not None
+                _last_done = time.monotonic()
+                if not self.jobs:
+                    self.idle_since = _last_done
+                stats["drawn"] += 1
+            if slot is not None:
+                for loop, fut in slot.waiters:
+                    _tell(loop, _settle, fut, payload if ok else None, None if ok else payload)
+            _pump()
+        self.proc.stdout.close()
+        self.proc.wait()
+        with _lock:
+            lost = list(self.jobs.values())
+            self.jobs.clear()
+            _in_pool -= len(lost)
+            if self in _workers:
+                _workers.remove(self)
+        if lost and not _stopping.is_set():
+            log.warning("an image worker died; its pictures are drawn in a thread, the next ones by a new worker")
+            for slot in lost:
+                for loop, fut in slot.waiters:
+                    _tell(loop, _redraw, fut, slot.job)
+        else:
+            for slot in lost:
+                for loop, fut in slot.waiters:
+                    _tell(loop, _settle, fut, None, asyncio.CancelledError())
+        _pump()
 
 
 def default_workers() -> int:
-    """``IMAGE_WORKERS`` if set, else one worker per core but one: the bot's own process needs a core to save
-    and answer moves, and on a small machine (one or two cores) one worker draws a busy server's pictures
-    within their target and saves a worker's memory (~70 MB)."""
-    chosen = os.getenv("IMAGE_WORKERS", "").strip()
+    """``IMAGE_WORKERS`` if set, else one per core but one, and two on a 2-core machine: the most worker
+    processes drawing at once. Only the first runs all the time; the others start while pictures queue up
+    (see ``_pump``)."""
+    cores = os.cpu_count() or 1
+    return _setting("IMAGE_WORKERS", max(min(2, cores), cores - 1))
+
+
+def default_threads() -> int:
+    """``IMAGE_THREADS`` if set, else 1: the threads each worker draws on. A second thread overlaps one
+    picture's PNG encoding (outside the interpreter lock) with the drawing of the next, but the drawing
+    itself holds the lock, and two pictures in flight doubled a busy worker's memory; a second process
+    draws truly in parallel."""
+    return _setting("IMAGE_THREADS", 1)
+
+
+def _setting(name: str, default: int) -> int:
+    chosen = os.getenv(name, "").strip()
     if chosen:
         try:
             return max(1, int(chosen))
         except ValueError:
-            log.warning("IMAGE_WORKERS must be a number of processes, not %r; using the default", chosen)
-    return max(1, (os.cpu_count() or 1) - 1)
+            log.warning("%s must be a number, not %r; using the default", name, chosen)
+    return default
 
 
-def start(processes: int | None = None) -> None:
-    global _size, _asleep, _reaper
-    if _pool is not None:
+def start(processes: int | None = None, threads: int | None = None) -> None:
+    """Draw pictures in worker processes from now on: at most ``processes`` of them (``IMAGE_WORKERS``, else one
+    per core but one), each drawing on ``threads`` threads (``IMAGE_THREADS``, else 2). One starts now; more
+    start only while pictures queue up for all those running."""
+    global _size, _threads, _running, _reaper
+    if _running:
         return
     _size = processes or default_workers()
-    _asleep = False
-    _new_pool()
+    _threads = threads or default_threads()
+    _stopping.clear()
+    _running = True
+    with _lock:
+        if not any(not w.closing for w in _workers):
+            _spawn()
     if _reaper is None or not _reaper.is_alive():
-        _stopping.clear()
         _reaper = threading.Thread(target=_reap, name="image-pool-reaper", daemon=True)
         _reaper.start()
 
 
-def _new_pool() -> None:
-    global _pool, _given
-    # spawn: never fork a running event loop. (A forkserver starts workers faster, but it is a process of
-    # ~13 MB more, and a sleeping pool's next picture would start it again anyway.)
-    _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=_warm)
-    _given = 0
+def _spawn() -> _Worker:
+    """A new worker (with ``_lock`` held)."""
+    worker = _Worker(_threads)
+    _workers.append(worker)
     stats["pools"] += 1
+    return worker
 
 
 def _reap() -> None:
-    """Put a pool idle for IDLE_STOP_AFTER seconds to sleep (see ``_sleep``)."""
-    while not _stopping.wait(min(IDLE_STOP_AFTER, 5.0)):
+    """Let idle workers go: every one after IDLE_STOP_AFTER seconds without a picture (a quiet bot is one
+    process), one beyond the first after EXTRA_IDLE_STOP_AFTER."""
+    while not _stopping.wait(min(IDLE_STOP_AFTER, EXTRA_IDLE_STOP_AFTER, 5.0)):
+        now = time.monotonic()
         with _lock:
-            pool = _pool
-            idle = (pool is not None and _in_pool == 0 and not _queue
-                    and time.monotonic() - _last_done >= IDLE_STOP_AFTER)
-        if idle and getattr(pool, "_processes", None):
-            _sleep(pool)
-
-
-def _sleep(pool: ProcessPoolExecutor) -> None:
-    """An idle pool's workers exit, and so does multiprocessing's resource tracker (~12 MB): a quiet bot is
-    one process. The next picture wakes them (``_wake``), in about half a
-    second."""
-    global _pool, _asleep
-    with _waking:
-        with _lock:
-            if _pool is not pool or _in_pool or _queue:
-                return
-            _pool, _asleep = None, True
-        pool.shutdown(wait=True)
-        _stop_helpers()
-        stats["idle_stops"] += 1
-
-
-def _stop_helpers() -> None:
-    """multiprocessing's resource tracker (and a forkserver, if anything started one), which it starts again
-    when it next needs them. (Their ``_stop`` is what CPython's own tests call; where it is missing they
-    simply stay.)"""
-    from multiprocessing import forkserver, resource_tracker
-
-    for helper in (getattr(forkserver, "_forkserver", None), getattr(resource_tracker, "_resource_tracker", None)):
-        stop_ = getattr(helper, "_stop", None)
-        if stop_ is not None:
-            try:
-                stop_()
-            except Exception:   # noqa: BLE001 — a helper that will not stop costs memory, never a picture
-                log.warning("could not stop a multiprocessing helper process", exc_info=True)
-
-
-def _wake() -> None:
-    """A picture for a sleeping pool: a fresh one (its workers start with the picture)."""
-    global _asleep
-    with _waking:
-        if _asleep and _pool is None and not _stopping.is_set():
-            _new_pool()
-            _asleep = False
+            live = [w for w in _workers if not w.closing]
+            if not live:
+                continue
+            if not _queue and _in_pool == 0 and now - _last_done >= IDLE_STOP_AFTER:
+                leaving = live
+            else:
+                leaving = [w for w in live[1:] if w.ready and not w.jobs
+                           and now - w.idle_since >= EXTRA_IDLE_STOP_AFTER][:1]
+            for w in leaving:
+                w.closing = True
+        for w in leaving:
+            w.close()
+        for w in leaving:
+            w.reader.join(10)
+        if leaving and len(leaving) == len(live):
+            stats["idle_stops"] += 1
 
 
 def stop(timeout: float | None = None) -> None:
     """Stop the workers once their pictures are drawn; with ``timeout``, those still drawing after that many
     seconds are killed (a stuck picture never holds up a shutdown)."""
-    global _pool, _asleep
+    import asyncio
+    import subprocess
+
+    global _running
     _stopping.set()
-    _asleep = False
-    if _pool is not None:
-        pool, _pool = _pool, None
-        workers = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=timeout is None, cancel_futures=True)
-        if timeout is not None:
-            end = time.monotonic() + timeout
-            for worker in workers:
-                worker.join(max(0.0, end - time.monotonic()))
-            _kill(workers)
+    _running = False
     with _lock:
+        workers = list(_workers)
         waiting = list(_queue.values())
         _queue.clear()
     for slot in waiting:
         for loop, fut in slot.waiters:
             _tell(loop, _settle, fut, None, asyncio.CancelledError())
-
-
-def _kill(workers) -> None:
     for worker in workers:
-        if worker.is_alive():
+        worker.close()
+    end = None if timeout is None else time.monotonic() + timeout
+    for worker in workers:
+        try:
+            worker.proc.wait(None if end is None else max(0.0, end - time.monotonic()))
+        except subprocess.TimeoutExpired:
             log.warning("an image worker was still drawing at shutdown; it is stopped")
-            worker.kill()
+            worker.proc.kill()
+    for worker in workers:
+        worker.reader.join(5)
 
 
 def kill() -> None:
     """Kill the workers at once (the process is about to end without waiting for anything)."""
-    pool = _pool
-    _kill(list((getattr(pool, "_processes", None) or {}).values()) if pool else [])
+    for worker in list(_workers):
+        if worker.proc.poll() is None:
+            log.warning("an image worker was still drawing at shutdown; it is stopped")
+            worker.proc.kill()
 
 
 def worker_pids() -> list[int]:
     """The image workers' process ids (for measuring their memory)."""
-    pool = _pool
-    return [p.pid for p in (getattr(pool, "_processes", None) or {}).values()] if pool else []
+    return [w.proc.pid for w in list(_workers) if w.proc.returncode is None]
 
 
 def running() -> bool:
-    """Pictures go to worker processes (a pool that may be asleep, see ``_sleep``)."""
-    return _pool is not None or _asleep
+    """Pictures go to worker processes (started with the next picture if none is running now)."""
+    return _running
 
 
 def helper_pids() -> list[int]:
-    """multiprocessing's forkserver (if any) and resource tracker, while they run (they exit with a sleeping
-    pool)."""
-    from multiprocessing import forkserver, resource_tracker
-
-    pids = [getattr(forkserver._forkserver, "_forkserver_pid", None),
-            getattr(resource_tracker._resource_tracker, "_pid", None)]
-    return [p for p in pids if p]
+    """Processes started beside the workers: none (the workers are plain subprocesses; multiprocessing's
+    forkserver and resource tracker are not used)."""
+    return []
 
 
 def waiting() -> int:
@@ -295,12 +490,12 @@ def waiting() -> int:
 
 
 def drawing() -> int:
-    """Jobs handed to the pool and not finished yet."""
+    """Jobs handed to the workers and not finished yet."""
     return _in_pool
 
 
 async def draw(job: tuple, key: object = None, order: int = 0) -> bytes | None:
-    """The PNG for a job, drawn in the pool (or a thread without one). ``key`` names what the picture shows
+    """The PNG for a job, drawn in a worker (or a thread without them). ``key`` names what the picture shows
     (a game and a viewer) and ``order`` how recent it is (the game's version): a newer job of the same key
     replaces one still waiting, and both callers get the newer picture."""
     began = time.perf_counter()
@@ -311,9 +506,9 @@ async def draw(job: tuple, key: object = None, order: int = 0) -> bytes | None:
 
 
 async def _draw(job: tuple, key: object, order: int) -> bytes | None:
-    if _asleep:
-        await asyncio.to_thread(_wake)
-    if _pool is None:
+    import asyncio
+
+    if not _running:
         return await asyncio.to_thread(_render_png, *job)
     loop = asyncio.get_running_loop()
     fut = loop.create_future()
@@ -327,73 +522,44 @@ async def _draw(job: tuple, key: object, order: int) -> bytes | None:
                 slot.job, slot.order = job, order
         slot.waiters.append((loop, fut))
     _pump()
-    if _asleep:          # the pool went to sleep as the job came: wake it for the job
-        await asyncio.to_thread(_wake)
-        _pump()
     return await fut
 
 
+def _capacity(worker: _Worker) -> int:
+    """Jobs a worker is handed at most: one per drawing thread, and SPARE more so it never idles between jobs
+    (jobs beyond that wait here, in the bot, where a newer picture of the same table can replace them)."""
+    return _threads + SPARE
+
+
 def _pump() -> None:
-    """Hand waiting jobs to the pool while it has a free worker (or a spare place)."""
-    global _in_pool, _given, _pool
+    """Hand waiting jobs to the workers while one has a free thread (or a spare place). When pictures wait
+    and every worker is full, start another, up to ``_size``: it takes jobs once it has loaded the renderers
+    (a few tenths of a second), so meanwhile they go to whichever worker frees first. A worker still starting
+    takes jobs only when no other is running (the first picture of a sleeping bot)."""
+    global _in_pool
     while True:
         with _lock:
-            pool = _pool
-            if pool is None or not _queue or _in_pool >= _size + SPARE:
+            if not _running or not _queue:
                 return
+            live = [w for w in _workers if not w.closing]
+            if not live:
+                live = [_spawn()]
+            anyone_ready = any(w.ready for w in live)
+            usable = [w for w in live if (w.ready or not anyone_ready) and len(w.jobs) < _capacity(w)]
+            if not usable:
+                if len(live) < _size and all(w.ready for w in live):
+                    _spawn()               # pictures queue up behind busy workers: one more, for a while
+                return
+            worker = min(usable, key=lambda w: len(w.jobs))
             key, slot = _queue.popitem(last=False)
+            ident = next(_ids)
+            worker.jobs[ident] = slot
+            worker.given += 1
             _in_pool += 1
-            _given += 1
-            recycle = _given >= RECYCLE_AFTER
-        try:
-            future = pool.submit(_draw_in_worker, *slot.job)
-        except RuntimeError:          # the pool was replaced (recycled) or stopped meanwhile
-            with _lock:
-                if _pool is not None and _pool is not pool and key not in _queue:
-                    _in_pool -= 1
-                    _queue[key] = slot                       # first in line for the new pool
-                    _queue.move_to_end(key, last=False)
-                    continue
-            future = Future()
-            future.set_exception(BrokenProcessPool("the image pool was stopped"))
-        except BrokenProcessPool as e:
-            future = Future()
-            future.set_exception(e)
-        future.add_done_callback(lambda f, slot=slot, pool=pool: _finished(f, slot, pool))
-        if recycle:
-            _replace(pool)
-
-
-def _replace(pool: ProcessPoolExecutor, *, broken: bool = False) -> None:
-    """A fresh pool for the next jobs. A pool replaced after its jobs (recycled) draws what it was given,
-    then its workers exit; a broken one has nothing left to draw (its jobs are redrawn in a thread)."""
-    global _pool
-    with _lock:
-        if _pool is not pool:
-            return
-        _pool = None
-    start(_size)
-    pool.shutdown(wait=False, cancel_futures=broken)
-
-
-def _finished(future: Future, slot: _Slot, pool: ProcessPoolExecutor) -> None:
-    """On the pool's thread: the job is done; give its picture to its callers and the next job to the pool."""
-    global _in_pool, _last_done
-    with _lock:
-        _in_pool -= 1
-        _last_done = time.monotonic()
-        stats["drawn"] += 1
-    error = future.exception() if not future.cancelled() else asyncio.CancelledError()
-    if isinstance(error, BrokenProcessPool):
-        log.warning("an image worker died; starting the pool again")
-        _replace(pool, broken=True)
-        for loop, fut in slot.waiters:      # this picture is drawn in a thread, as without a pool
-            _tell(loop, _redraw, fut, slot.job)
-    else:
-        data = None if error is not None else future.result()
-        for loop, fut in slot.waiters:
-            _tell(loop, _settle, fut, data, error)
-    _pump()
+            last = worker.given >= RECYCLE_AFTER
+            if last:                       # recycled: it draws what it was given, then exits
+                worker.closing = True
+        worker.send(ident, slot.job, last)
 
 
 def _tell(loop: asyncio.AbstractEventLoop, callback, *args) -> None:
@@ -414,6 +580,8 @@ def _settle(fut: asyncio.Future, data, error) -> None:
 
 
 def _redraw(fut: asyncio.Future, job: tuple) -> None:
+    import asyncio
+
     if fut.done():
         return
     task = asyncio.ensure_future(asyncio.to_thread(_render_png, *job))

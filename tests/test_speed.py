@@ -283,7 +283,7 @@ async def test_a_newer_picture_of_a_table_replaces_one_still_waiting(monkeypatch
     rendering.start(1)
     try:
         assert rendering._in_pool == 0                   # earlier pools (a dead worker, a stop) left no count
-        monkeypatch.setattr(rendering, "SPARE", -1)      # the pool takes nothing: every job waits in the queue
+        monkeypatch.setattr(rendering, "SPARE", -rendering._threads)   # the worker takes nothing: every job waits
         coalesced = rendering.stats["coalesced"]
         same = [asyncio.create_task(rendering.draw(jobs[v], key=(7, None), order=v)) for v in (0, 2, 1)]
         other = asyncio.create_task(rendering.draw(jobs[3], key=(8, None), order=3))
@@ -369,10 +369,10 @@ async def test_an_idle_pool_lets_its_workers_go_and_starts_them_again_for_the_ne
             await asyncio.sleep(0.1)
         assert rendering.worker_pids() == [] and rendering.stats["idle_stops"] == stops + 1
         assert rendering.running()                            # a pool is there, asleep
-        assert rendering.helper_pids() == []                  # the resource tracker exited too
+        assert rendering.helper_pids() == []                  # no forkserver, no resource tracker
         drawn = rendering.stats["drawn"]
         assert await rendering.draw(jobs[1]) == render_png(*jobs[1])
-        assert rendering.worker_pids() and len(rendering.helper_pids()) == 1
+        assert rendering.worker_pids() and rendering.helper_pids() == []
         assert rendering.stats["drawn"] == drawn + 1          # by a worker (a thread would not count)
     finally:
         rendering.stop()
@@ -411,3 +411,29 @@ def test_an_idle_worker_drops_the_boards_and_glyphs_it_kept_and_draws_the_same_p
     render.release()
     assert board_layer.cache_info().currsize == 0 and _glyphs.cache_info().currsize == 0
     assert render_png(*job) == first
+
+
+async def test_a_second_worker_starts_only_while_pictures_queue_up_and_leaves_when_idle(monkeypatch):
+    import time
+
+    from render import render_png
+
+    monkeypatch.setattr(rendering, "EXTRA_IDLE_STOP_AFTER", 0.3)
+    jobs = _wassamasaw_jobs(8)
+    rendering.start(2, threads=1)
+    try:
+        pools = rendering.stats["pools"]
+        for job in jobs[:2]:                                  # one picture at a time: the first worker is enough
+            assert await rendering.draw(job) == render_png(*job)
+        assert rendering.stats["pools"] == pools and len(rendering.worker_pids()) == 1
+        first = rendering.worker_pids()[0]
+        pictures = await asyncio.gather(*(rendering.draw(job) for job in jobs[2:]))   # six at once: a queue
+        assert pictures == [render_png(*job) for job in jobs[2:]]
+        assert rendering.stats["pools"] == pools + 1          # a second worker was started for it
+        deadline = time.monotonic() + 20
+        while len(rendering.worker_pids()) > 1 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert rendering.worker_pids() == [first]             # the second left once idle; the first stays
+        assert await rendering.draw(jobs[0]) == render_png(*jobs[0])
+    finally:
+        rendering.stop()

@@ -5,11 +5,11 @@ revisions are otherwise the same for both.
   (``json_each`` / jsonb ``?``), the seat names of a game as one JSON object, a server's shard, byte-order
   sorting of text.
 - ``upsert``: INSERT … ON CONFLICT DO UPDATE (each dialect has its own ``insert``).
-- The engines: SQLite is one writing connection (one writer per file) on which Teahouse issues ``BEGIN
-  IMMEDIATE`` itself (the driver is put in autocommit, SQLAlchemy's documented recipe for the pysqlite
-  driver), with WAL, a 5 s busy timeout and foreign keys, and a reading one; each on a thread of its own
-  (store/threaded.py), a read or a whole write transaction crossing to it once; PostgreSQL is a pool of
-  asyncpg connections with their prepared-statement cache, and an advisory lock while migrating.
+- The engines, both under SQLAlchemy's asyncio engine: SQLite is one aiosqlite connection that writes (one
+  writer per file), on which Teahouse issues ``BEGIN IMMEDIATE`` itself (the driver is put in autocommit,
+  SQLAlchemy's documented recipe for the aiosqlite driver), with WAL, a 5 s busy timeout and foreign keys, and
+  one that reads; PostgreSQL is a pool of asyncpg connections with their prepared-statement cache, and an
+  advisory lock while migrating.
 - The one-line explanations of what makes a database unusable, and which driver errors mean "storage failed,
   nothing was saved" (``StoreError``/``StoreFull``) rather than a bug.
 - The legacy schema number (SQLite ``PRAGMA user_version``, PostgreSQL's ``schema_version`` table) that the
@@ -30,8 +30,6 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.expression import ColumnElement
 from sqlalchemy.sql.visitors import InternalTraversal as T
 from sqlalchemy.types import Boolean, Integer, Text
-
-from .threaded import ThreadConnection
 
 log = logging.getLogger("teahouse.store")
 
@@ -178,11 +176,11 @@ class Side:
 
 
 class SqliteSide(Side):
-    """Two connections per store, each on its own thread (store/threaded.py): the writer (BEGIN IMMEDIATE
-    issued by Teahouse, one transaction at a time) and, once the file is in WAL mode, a reader for single
-    reads and snapshots. WAL lets a reader see the last commit while a write is under way, so a read never
-    waits behind another channel's move (the writer's commit and its fsync are most of a move's time), and
-    never sees a write that has not committed. An in-memory database has one connection for both."""
+    """Two aiosqlite connections per store: the writer (BEGIN IMMEDIATE issued by Teahouse, one transaction at
+    a time) and, once the file is in WAL mode, a reader for single reads and snapshots. WAL lets a reader
+    see the last commit while a write is under way, so a read never waits behind another channel's move (the
+    writer's commit and its fsync are most of a move's time), and never sees a write that has not
+    committed. An in-memory database has one connection for both."""
     name = "sqlite"
     extra_errors: tuple = (sqlite3.Error,)
 
@@ -191,22 +189,21 @@ class SqliteSide(Side):
         self.uri = path.startswith("file:")     # a SQLite URI (file:teahouse.db?mode=ro) is taken as one
 
     def engine(self):
-        from sqlalchemy import create_engine
+        import aiosqlite
+        from sqlalchemy.ext.asyncio import create_async_engine
         from sqlalchemy.pool import StaticPool
 
-        def connect():
-            # timeout=5: the busy timeout, set before any statement; isolation_level=None: we BEGIN ourselves;
-            # the connection lives on its ThreadConnection's thread, but is opened on another one
-            return sqlite3.connect(self.path, uri=self.uri, timeout=5, isolation_level=None,
-                                   check_same_thread=False)
+        async def connect():
+            # timeout=5: the busy timeout, set before any statement; isolation_level=None: we BEGIN ourselves
+            return await aiosqlite.connect(self.path, uri=self.uri, timeout=5, isolation_level=None)
 
-        engine = create_engine("sqlite+pysqlite://", creator=connect, poolclass=StaticPool)
+        engine = create_async_engine("sqlite+aiosqlite://", async_creator=connect, poolclass=StaticPool)
 
-        @event.listens_for(engine, "connect")
+        @event.listens_for(engine.sync_engine, "connect")
         def _autocommit(dbapi_connection, record):
             dbapi_connection.isolation_level = None      # the driver must not BEGIN or COMMIT on its own
 
-        @event.listens_for(engine, "begin")
+        @event.listens_for(engine.sync_engine, "begin")
         def _begin(conn):
             # the store says what this transaction is: a writer (IMMEDIATE: queue on the busy timeout rather
             # than fail at the first write), a snapshot (BEGIN), or single reads (no transaction at all)
@@ -217,48 +214,43 @@ class SqliteSide(Side):
 
     BEGIN = {"write": "BEGIN IMMEDIATE", "snapshot": "BEGIN", "read": None}
 
-    async def _connect(self, name: str) -> ThreadConnection:
-        return await ThreadConnection(self.engine(), f"teahouse-sqlite-{name}").connect()
-
     async def open(self) -> None:
         from pathlib import Path
 
         if self.path != ":memory:" and not self.uri:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.lock = asyncio.Lock()          # one transaction at a time on the writer
-        self.conn = await self._connect("writer")
+        self.engine_ = self.engine()
+        self.conn = await self.engine_.connect()
         self.reader = None                  # opened by prepare(), once the file is in WAL mode
         self.read_lock = asyncio.Lock()
 
     async def close(self) -> None:
-        """The connections (each with its engine), each at most once, whatever fails."""
-        for name in ("reader", "conn"):
+        """The connections, then their engines; each at most once, whatever fails."""
+        for name, ending in (("reader", "close"), ("conn", "close"), ("reader_engine", "dispose"),
+                             ("engine_", "dispose")):
             held = getattr(self, name, None)
             setattr(self, name, None)
             if held is not None:
                 with contextlib.suppress(Exception):
-                    await held.close()
+                    await getattr(held, ending)()
 
     @property
     def closed(self) -> bool:
         return getattr(self, "conn", None) is None
 
-    def _begin_sync(self, conn) -> None:
-        """Begin (on the connection's thread), trying once more if another process held the file past the
-        busy timeout."""
+    async def _begin(self, conn) -> None:
+        """Begin, trying once more if another process held the file past the busy timeout."""
         for attempt in (1, 2):
             try:
-                conn.sync.begin()
+                await conn.begin()
                 return
             except Exception as e:
                 if attempt == 2 or not self.is_busy(driver_error(e)):
                     raise
                 with contextlib.suppress(Exception):
-                    conn.sync.rollback()
+                    await conn.rollback()
                 log.warning("the database was busy for 5 s; trying once more")
-
-    async def _begin(self, conn) -> None:
-        await conn.run_sync(lambda _: self._begin_sync(conn))
 
     @contextlib.asynccontextmanager
     async def connection(self, mode: str):
@@ -282,32 +274,13 @@ class SqliteSide(Side):
             else:
                 await conn.rollback()
 
-    async def read(self, statement, parameters=None):
-        """One read statement's result, on the reader (the writer before WAL) in one crossing."""
-        reading = getattr(self, "reader", None) is not None
-        async with self.read_lock if reading else self.lock:
-            conn = self.reader if reading else self.conn
-            if conn is None:
-                raise StoreError(f"The database {self.path} is closed.")
-            conn.info["teahouse_begin"] = None
-            return await conn.single(statement, parameters)
-
-    async def transaction(self, work):
-        """``await work(conn)`` in one write transaction, run on the writer's thread in one go (BEGIN
-        IMMEDIATE, its statements, COMMIT): see store/threaded.py."""
-        async with self.lock:
-            conn = self.conn
-            if conn is None:
-                raise StoreError(f"The database {self.path} is closed.")
-            conn.info["teahouse_begin"] = self.BEGIN["write"]
-            return await conn.transaction(lambda: self._begin_sync(conn), work)
-
     async def prepare(self, conn) -> None:
         """After the file check: WAL (readers do not block the writer), foreign keys on; then the reader."""
         wal = (await conn.exec_driver_sql("PRAGMA journal_mode=WAL")).scalar()
         await conn.exec_driver_sql("PRAGMA foreign_keys=ON")
         if wal == "wal" and getattr(self, "reader", None) is None:
-            self.reader = await self._connect("reader")
+            self.reader_engine = self.engine()
+            self.reader = await self.reader_engine.connect()
             await self.reader.exec_driver_sql("PRAGMA query_only=ON")   # it reads; the writer writes
             await self.reader.rollback()      # ends SQLAlchemy's autobegun transaction (SQLite began none)
 
@@ -395,7 +368,7 @@ class PostgresSide(Side):
 
     def engine(self):
         url = "postgresql+asyncpg://" + self.url.split("://", 1)[1]
-        from sqlalchemy.ext.asyncio import create_async_engine  # PostgreSQL only (7 MB a SQLite bot need not carry)
+        from sqlalchemy.ext.asyncio import create_async_engine
 
         return create_async_engine(
             url, pool_size=self.POOL_SIZE, max_overflow=self.MAX_OVERFLOW, pool_timeout=30,

@@ -272,8 +272,6 @@ class Store:
     async def _transaction(self, work):
         """Run ``work(conn)`` in one write transaction; inside ``batch()`` it joins the batch's. A deadlock or
         a failed serialization (PostgreSQL: another process got there first) is retried once."""
-        if self._owned() is None and hasattr(self.side, "transaction"):
-            return await self.side.transaction(work)      # SQLite: the whole transaction on its thread at once
         for attempt in (1, 2):
             try:
                 async with self._connection("write") as conn:
@@ -302,18 +300,13 @@ class Store:
         """``await work(conn)`` in one write transaction (store/ratings.py's rebuild)."""
         return await self._transaction(work)
 
-    async def _result(self, stmt, params, take):
-        """``take(result)`` of one statement, in the task's transaction if any, else on its own."""
-        if self._owned() is None and hasattr(self.side, "read"):
-            return take(await self.side.read(stmt, params))     # SQLite: the statement and its rows at once
-        async with self._connection() as conn:
-            return take(await conn.execute(stmt, params))
-
     async def _all(self, stmt, params=None) -> list:
-        return await self._result(stmt, params, lambda r: r.all())
+        async with self._connection() as conn:
+            return (await conn.execute(stmt, params)).all()
 
     async def _one(self, stmt, params=None):
-        return await self._result(stmt, params, lambda r: r.first())
+        async with self._connection() as conn:
+            return (await conn.execute(stmt, params)).first()
 
     # ----- reading ---------------------------------------------------------------------------------------
     async def _row(self, stmt, params: dict) -> GameRow | None:

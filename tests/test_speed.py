@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import os
 import random
 import signal
@@ -158,11 +159,16 @@ async def test_listings_and_channel_lookups_use_indexes(store):
                                            for part in plan.split("|")), (name, plan)
 
 
-def _counted(call, crossings: list):
-    async def counted(fn, *args):
-        crossings.append(getattr(fn, "__qualname__", fn))
-        return await call(fn, *args)
-    return counted
+class _Crossings(logging.Handler):
+    """Every call aiosqlite hands to a connection's thread: its worker logs each one ("executing …") at DEBUG."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.calls: list[str] = []
+
+    def emit(self, record):
+        if record.msg.startswith("executing"):
+            self.calls.append(str(record.args[0]))
 
 
 async def test_a_move_costs_few_statements_and_is_not_read_back(store):
@@ -171,29 +177,34 @@ async def test_a_move_costs_few_statements_and_is_not_read_back(store):
     await svc.open_table(w, ALICE, "pebbles")
     await svc.join(w, BOB)
     await svc.start(w, ALICE)
-    statements = []
-    drivers = []
-    connections = [store.side.conn, store.side.reader]     # the writer's and the reader's threads (WAL)
-    assert connections[0] is not connections[1]     # reads do not queue behind writes
-    for conn in connections:
-        drivers.append(await conn.run_sync(lambda c: c.connection.driver_connection))
-    crossings = []
-    for conn in connections:
-        conn._call = _counted(conn._call, crossings)
-    for driver in drivers:
-        driver.set_trace_callback(statements.append)
-    await svc.act(w, ALICE, "bid 1")
-    for driver in drivers:
-        driver.set_trace_callback(None)
-    for conn in connections:
-        del conn._call
-    reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
-    assert len(statements) <= 14, statements
-    # one crossing to the database's threads for the game read and one for the move's whole transaction
-    # (store/threaded.py); before, SQLAlchemy over aiosqlite crossed three or four times per statement
-    assert len(crossings) <= 2, crossings
-    assert sum("FROM games" in s for s in reads) == 1, reads      # the game is read once, before the move
-    assert not any("FROM settings" in s for s in reads[1:]), reads
+    statements = {"writer": [], "reader": []}
+    connections = {"writer": store.side.conn, "reader": store.side.reader}   # the aiosqlite connections (WAL)
+    drivers = {name: (await conn.get_raw_connection()).driver_connection for name, conn in connections.items()}
+    assert drivers["writer"] is not drivers["reader"]        # reads do not queue behind writes
+    for name, driver in drivers.items():
+        await driver.set_trace_callback(statements[name].append)
+    crossings, aiosqlite_log = _Crossings(), logging.getLogger("aiosqlite")
+    level = aiosqlite_log.level
+    aiosqlite_log.setLevel(logging.DEBUG)
+    aiosqlite_log.addHandler(crossings)
+    try:
+        await svc.act(w, ALICE, "bid 1")
+    finally:
+        aiosqlite_log.removeHandler(crossings)
+        aiosqlite_log.setLevel(level)
+        for driver in drivers.values():
+            await driver.set_trace_callback(None)
+    everything = statements["reader"] + statements["writer"]
+    assert len(everything) <= 9, everything
+    # the game is read once, before the move, on the reader; the move is one BEGIN IMMEDIATE … COMMIT on the writer
+    assert [s.split()[0] for s in statements["reader"]] == ["SELECT"], statements["reader"]
+    assert "FROM games" in statements["reader"][0]
+    assert statements["writer"][0] == "BEGIN IMMEDIATE" and statements["writer"][-1] == "COMMIT", statements
+    assert not any(s.lstrip().upper().startswith("SELECT") for s in statements["writer"]), statements["writer"]
+    # SQLAlchemy's asyncio engine over aiosqlite: each statement crosses to its connection's thread for its
+    # cursor, its execution, its rows (if any) and the cursor's close, and each connection once more to end:
+    # the read 5 times, the write transaction (BEGIN IMMEDIATE, four statements, COMMIT) 16 times
+    assert len(crossings.calls) <= 21, crossings.calls
 
 
 # ----- images in worker processes -------------------------------------------------------------------------

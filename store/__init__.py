@@ -8,16 +8,13 @@ SQLAlchemy.
 
 from __future__ import annotations
 
-import importlib
-
-_WHERE = {"open_store": "factory", "is_postgres_url": "factory", "Store": "store", "StoreError": "store"}
-
-__all__ = sorted(_WHERE)
+NAMES = ("Store", "StoreError", "open_store", "is_postgres_url")
+__all__ = list(NAMES)
 
 
 def __getattr__(name: str):
-    if name not in _WHERE:
+    if name not in NAMES:
         raise AttributeError(f"module 'store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
-    globals()[name] = value
-    return value
+    from . import factory, store  # SQLAlchemy comes with these, at the first use of a name above
+
+    return getattr(factory if hasattr(factory, name) else store, name)

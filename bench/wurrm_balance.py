@@ -369,16 +369,21 @@ def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int
 
 
 def measure(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
-            jobs: int = 1, rules: int | None = None, gems: tuple | None = None, starts: tuple | None = None) -> dict:
+            jobs: int = 1, rules: int | None = None, gems: tuple | None = None, starts: tuple | None = None,
+            easy_only: bool = False) -> dict:
     """Seats with chosen placement (reverse turn order, each where the beginner places: the setup's
     compensation at work), Start spaces with random placement (each Start space apart from who sits on
     it): ``games`` games of each, on different seeds. Game length from the chosen games.
 
     With the beginner, the chosen games are also the ``easy`` level's own play (every seat a uniform choice
     among ``bot_actions``, placement included), so their Start spaces are kept too (``start_chosen``):
-    issue #26 asks both models to be fair, every seat and every Start space in play (``verdict``)."""
+    issue #26 asks both models to be fair, every seat and every Start space in play (``verdict``).
+    ``easy_only``: the chosen games alone (a quicker look while choosing; Start spaces as placed only)."""
     chosen = run(n, games, policy, options, seed0, quiet, jobs, place="chosen", rules=rules, gems=gems,
                  starts=starts)
+    if easy_only:
+        return {**chosen, "start": {}, "start_chosen": chosen["start"], "start_chosen_games": chosen["start_games"],
+                "place": "chosen", "seed0": seed0}
     apart = run(n, games, policy, options, seed0 + 10**6, quiet, jobs, place="random", rules=rules, gems=gems,
                 starts=starts)
     rare = {sid for sid, g in chosen["start_games"].items() if g < RARE_START * games}
@@ -509,6 +514,8 @@ def main() -> None:
     ap.add_argument("--seat-gems", type=int, nargs="+", action="append", default=None, metavar="GEMS",
                     help="try these seat gems at their table size (len(GEMS) players), whatever --rules says;"
                          " repeat the flag to try several tables one after the other (issue #36)")
+    ap.add_argument("--easy-only", action="store_true",
+                    help="only the easy level's own games (no random placement): a quicker look while choosing")
     ap.add_argument("--starts", nargs="+", default=None, metavar="SPACE",
                     help="try these Start spaces in play (with --seat-gems, or one --players size)")
     args = ap.parse_args()
@@ -526,7 +533,7 @@ def main() -> None:
     for policy in args.policy:
         for n, gems in trials:
             st = measure(n, args.games, policy, jobs=args.jobs, seed0=args.seed0, rules=args.rules, gems=gems,
-                         starts=starts)
+                         starts=starts, easy_only=args.easy_only)
             ok &= not verdict(st)
             label = "" if gems is None else f"seat gems {'/'.join(f'+{g}' for g in gems)}: "
             label += "" if starts is None else f"starts {' '.join(starts)}: "

@@ -195,7 +195,9 @@ def main() -> None:
     args = ap.parse_args()
     t0 = time.perf_counter()
     rules = args.rules or wurrm.Wurrm.rules
-    target = wurrm.RANDOM_FILES[rules]
+    # a version without a list of its own draws from the latest before it (``listed_layouts``); writing one
+    # gives it its own file, never an older version's (issue #36)
+    target = wurrm.RANDOM_FILES.get(rules) or wurrm.BOARD_FILE.with_name(f"random_layouts.rules{rules}.json")
     if args.verify:
         before = wurrm.listed_layouts(rules)
         kept, missed = verified(args.verify, args.jobs, rules, args.out, args.seed_base or 30_000_000, args.players)
@@ -205,7 +207,8 @@ def main() -> None:
                   f"{n}p {sum(n in x['players'] for x in kept)}/{sum(n in x['players'] for x in before)}"
                   for n in PLAYERS) + f"; {time.perf_counter() - t0:.0f}s")
         if args.prune:
-            data = json.loads(target.read_text(encoding="utf-8"))
+            source = target if target.exists() else wurrm.RANDOM_FILES[min(rules, max(wurrm.RANDOM_FILES))]
+            data = json.loads(source.read_text(encoding="utf-8"))
             data["about"] += (f" Verified on {args.verify} more games each on fresh seeds: a size that missed"
                               f" there is dropped.")
             data["layouts"] = kept

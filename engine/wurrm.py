@@ -122,12 +122,15 @@ explicit ``rules >= 3`` branch (``seat_bonus``):
   gives one gem, and a beginner's second gem pays a toll on a short route while a third or fourth buys almost
   nothing, so under +0/+1/+1/+2 the second seat was the first to move with two gems and won about 29.5 % (fair
   25; the first seat, with one gem, 23 %). A gem taken from it sank it to 20 % (+0/+0/+1/+2), so the gem went to
-  the third seat instead, which moves right after it. Chosen from eleven seat-gem tables and five with all six
+  the third seat instead, which moves right after it. Chosen from eleven seat-gem tables and four with all six
   Start spaces in play (selection seeds 360,000,000 on, 4,000 games of each placement model; opening a2/a5 at
   four changed nothing for the second seat: it takes a fast space all the same), then measured on fresh seeds
   (data/wurrm/DESIGN.md, "Rules version 3"). Every other size, the Start spaces in play and their gems, and the
   placement order are as under rules 2.
-- Z1 random boards, rules 3: RANDOM_DECISION
+- Z1 random boards, rules 3 (ruling, issue #36): a rules-3 game draws from rules 2's list (``listed_layouts(3)``
+  reads data/wurrm/random_layouts.rules2.json). At 2, 3, 5 and 6 players rules 3 plays exactly as rules 2, so the
+  list was measured for these very games; its three four-player arrangements were measured with +0/+1/+1/+2 and
+  were played again under +0/+1/+2/+2 (2,000 fresh games of each placement model each): all three pass every bound.
 """
 
 from __future__ import annotations
@@ -389,14 +392,19 @@ def candidate_layouts():
 # The arrangements that pass ``fair_layout``, found once by bench/wurrm_layouts.py (running every check on every
 # candidate takes minutes, so game setup only draws from the list; tests/test_wurrm.py checks every entry again).
 # Each rules version draws from its own list (issue #26): rules 1 from issue #14's list, never changed again, so
-# a rules-1 game rebuilt from its seed draws what it drew; rules 2 from the list measured with its seat gems.
+# a rules-1 game rebuilt from its seed draws what it drew; rules 2 from the list measured with its seat gems; a
+# version with no file of its own from the latest before it (rules 3 from rules 2's, issue #36).
 RANDOM_FILES = {1: BOARD_FILE.with_name("random_layouts.json"), 2: BOARD_FILE.with_name("random_layouts.rules2.json")}
 RANDOM_FILE = RANDOM_FILES[2]     # the list new games draw from (bench/wurrm_layouts.py writes it)
 
 
 @cache
 def listed_layouts(rules: int) -> list[dict]:
-    """The arrangements listed for a rules version: ``{"layout": [...], "players": [counts it was checked for]}``."""
+    """The arrangements listed for a rules version: ``{"layout": [...], "players": [counts it was checked for]}``.
+    A version without a file of its own draws from the latest list before it. Rules 3 (issue #36) has none: it
+    changed only the four-player seat gems, so at 2, 3, 5 and 6 players its games are rules 2's, and rules 2's
+    three four-player arrangements were played again under rules 3's +0/+1/+2/+2 (2,000 fresh games of each
+    placement model, seeds 380,000,000 on) and all passed (data/wurrm/DESIGN.md, "Rules 3's random boards")."""
     return json.loads(RANDOM_FILES[min(rules, max(RANDOM_FILES))].read_text(encoding="utf-8"))["layouts"]
 
 

@@ -25,6 +25,7 @@ from engine.wurrm import (
     listed_layouts,
     open_starts,
     random_layout,
+    random_layouts,
     random_players,
     seat_bonus,
 )
@@ -244,3 +245,16 @@ def test_Z4_issue36_rules_3_plays_exactly_as_rules_2_at_every_size_but_four(n):
             action = rnd.choice(G.bot_actions(three, seat))
             two, three = G.apply(two, seat, action), G.apply(three, seat, action)
         assert G.result(three) is not None and G.result(two) == G.result(three)
+
+
+def test_Z1_issue36_rules_3_draws_random_boards_from_rules_2s_list():
+    """Ruling (issue #36): rules 3 has no list of its own; its four-player entries were played again under
+    +0/+1/+2/+2 and kept (DESIGN.md). A four-player rules-3 game draws the board a rules-2 game of the same seed
+    draws, and then takes rules 3's seat gems on it."""
+    assert listed_layouts(3) == listed_layouts(2) == random_layouts()
+    assert sum(4 in x["players"] for x in listed_layouts(3)) >= 3
+    seats = [str(i) for i in range(4)]
+    for seed in range(10):
+        three = G.new(seats, seed, {"board": "random"})
+        assert three["layout"] == G.new(seats, seed, {"board": "random"}, rules=2)["layout"]
+        assert three["layout"] in [x["layout"] for x in listed_layouts(2) if 4 in x["players"]]

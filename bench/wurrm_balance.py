@@ -29,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -288,13 +289,34 @@ def play(n: int, seed: int, policies: list, options: dict | None = None, place: 
             "starts": starts}
 
 
+@contextmanager
+def trial(n: int, gems: tuple | None = None, starts: tuple | None = None):
+    """A setup on trial at ``n`` players (issue #36: rules 3's was chosen on selection seeds with ``--seat-gems``
+    and ``--starts``), whatever the rules version says, other table sizes untouched: ``gems``, seat k takes
+    ``gems[k]`` gems beside its Start space's (placement included: the beginner places by the gems it would
+    take); ``starts``, the Start spaces in play."""
+    from engine import wurrm
+    saved = wurrm.seat_bonus, wurrm.open_starts
+    if gems is not None:
+        wurrm.seat_bonus = lambda index, players, rules=1: (gems[index] if players == n
+                                                            else saved[0](index, players, rules))
+    if starts is not None:
+        wurrm.open_starts = lambda board, players: (list(starts) if players == n else saved[1](board, players))
+    try:
+        yield
+    finally:
+        wurrm.seat_bonus, wurrm.open_starts = saved
+
+
 def tally(n: int, seeds: range, policy: str, options: dict | None = None, place: str = "random",
-          rules: int | None = None) -> dict:
-    """Raw counts over the games of ``seeds`` (one worker's share)."""
+          rules: int | None = None, gems: tuple | None = None, starts: tuple | None = None) -> dict:
+    """Raw counts over the games of ``seeds`` (one worker's share); ``gems``, ``starts``: a setup on trial
+    (``trial``)."""
     out = {"wins": [0] * n, "start_games": {}, "start_wins": {}, "rounds": [], "unfinished": 0}
     greedy = Greedy()
-    for seed in seeds:
-        game = play(n, seed, [greedy if policy == "greedy" else None] * n, options, place, rules)
+    with trial(n, gems, starts):
+        games = [play(n, seed, [greedy if policy == "greedy" else None] * n, options, place, rules) for seed in seeds]
+    for game in games:
         out["rounds"].append(game["rounds"])
         if game["winner"] is None:
             out["unfinished"] += 1
@@ -312,17 +334,19 @@ def _tally(args):
 
 
 def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
-        jobs: int = 1, place: str = "random", rules: int | None = None) -> dict:
+        jobs: int = 1, place: str = "random", rules: int | None = None, gems: tuple | None = None,
+        starts: tuple | None = None) -> dict:
     """``games`` games at ``n`` players, split over ``jobs`` processes (the machine's cores are shared: 2 at
-    most is polite), summed into the figures ``verdict`` judges."""
+    most is polite), summed into the figures ``verdict`` judges. ``gems``, ``starts``: a setup on trial
+    (``trial``)."""
     t0 = time.perf_counter()
     chunks = [range(seed0 + k, seed0 + games, jobs) for k in range(jobs)]
     if jobs > 1:
         from multiprocessing import Pool
         with Pool(jobs) as pool:
-            parts = pool.map(_tally, [(n, c, policy, options, place, rules) for c in chunks])
+            parts = pool.map(_tally, [(n, c, policy, options, place, rules, gems, starts) for c in chunks])
     else:
-        parts = [tally(n, chunks[0], policy, options, place, rules)]
+        parts = [tally(n, chunks[0], policy, options, place, rules, gems, starts)]
     wins = [sum(p["wins"][i] for p in parts) for i in range(n)]
     start_games: dict[str, int] = {}
     start_wins: dict[str, int] = {}
@@ -345,16 +369,23 @@ def run(n: int, games: int, policy: str, options: dict | None = None, seed0: int
 
 
 def measure(n: int, games: int, policy: str, options: dict | None = None, seed0: int = 0, quiet=False,
-            jobs: int = 1, rules: int | None = None) -> dict:
+            jobs: int = 1, rules: int | None = None, gems: tuple | None = None, starts: tuple | None = None,
+            easy_only: bool = False) -> dict:
     """Seats with chosen placement (reverse turn order, each where the beginner places: the setup's
     compensation at work), Start spaces with random placement (each Start space apart from who sits on
     it): ``games`` games of each, on different seeds. Game length from the chosen games.
 
     With the beginner, the chosen games are also the ``easy`` level's own play (every seat a uniform choice
     among ``bot_actions``, placement included), so their Start spaces are kept too (``start_chosen``):
-    issue #26 asks both models to be fair, every seat and every Start space in play (``verdict``)."""
-    chosen = run(n, games, policy, options, seed0, quiet, jobs, place="chosen", rules=rules)
-    apart = run(n, games, policy, options, seed0 + 10**6, quiet, jobs, place="random", rules=rules)
+    issue #26 asks both models to be fair, every seat and every Start space in play (``verdict``).
+    ``easy_only``: the chosen games alone (a quicker look while choosing; Start spaces as placed only)."""
+    chosen = run(n, games, policy, options, seed0, quiet, jobs, place="chosen", rules=rules, gems=gems,
+                 starts=starts)
+    if easy_only:
+        return {**chosen, "start": {}, "start_chosen": chosen["start"], "start_chosen_games": chosen["start_games"],
+                "place": "chosen", "seed0": seed0}
+    apart = run(n, games, policy, options, seed0 + 10**6, quiet, jobs, place="random", rules=rules, gems=gems,
+                starts=starts)
     rare = {sid for sid, g in chosen["start_games"].items() if g < RARE_START * games}
     return {**chosen, "start": apart["start"], "start_games": apart["start_games"],
             "start_chosen": {sid: w for sid, w in chosen["start"].items() if sid not in rare},
@@ -480,6 +511,13 @@ def main() -> None:
     ap.add_argument("--rules", type=int, default=None, help="the rules version (default: a new game's)")
     ap.add_argument("--seed0", type=int, default=0, help="first game seed (fresh seeds: one never used before)")
     ap.add_argument("--out", default=None, help="append every measurement to this jsonl file (raw results)")
+    ap.add_argument("--seat-gems", type=int, nargs="+", action="append", default=None, metavar="GEMS",
+                    help="try these seat gems at their table size (len(GEMS) players), whatever --rules says;"
+                         " repeat the flag to try several tables one after the other (issue #36)")
+    ap.add_argument("--easy-only", action="store_true",
+                    help="only the easy level's own games (no random placement): a quicker look while choosing")
+    ap.add_argument("--starts", nargs="+", default=None, metavar="SPACE",
+                    help="try these Start spaces in play (with --seat-gems, or one --players size)")
     args = ap.parse_args()
     if args.effects:
         for line in effects(args.games):
@@ -489,15 +527,21 @@ def main() -> None:
         random_layouts(args)
         return
     ok = True
+    trials = [(n, tuple(g)) for g in args.seat_gems for n in [len(g)]] if args.seat_gems else [
+        (n, None) for n in args.players]
+    starts = tuple(args.starts) if args.starts else None
     for policy in args.policy:
-        for n in args.players:
-            st = measure(n, args.games, policy, jobs=args.jobs, seed0=args.seed0, rules=args.rules)
+        for n, gems in trials:
+            st = measure(n, args.games, policy, jobs=args.jobs, seed0=args.seed0, rules=args.rules, gems=gems,
+                         starts=starts, easy_only=args.easy_only)
             ok &= not verdict(st)
-            print(show(st), flush=True)
+            label = "" if gems is None else f"seat gems {'/'.join(f'+{g}' for g in gems)}: "
+            label += "" if starts is None else f"starts {' '.join(starts)}: "
+            print(label + show(st), flush=True)
             if args.out:
                 with open(args.out, "a", encoding="utf-8") as f:
                     f.write(json.dumps({**st, "rules": args.rules or G.rules, "layout": "default",
-                                        "verdict": verdict(st)}) + "\n")
+                                        "seat_gems": gems, "starts_in_play": starts, "verdict": verdict(st)}) + "\n")
     print("ALL TARGETS MET" if ok else "SOME TARGETS MISSED")
 
 

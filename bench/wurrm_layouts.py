@@ -145,20 +145,21 @@ def wanted(layouts: list, games: int, want: int, rules: int | None, players, out
 
 
 def verified(games: int, jobs: int = 1, rules: int | None = None, out: str | None = None,
-             seed_base: int = 30_000_000) -> tuple[list, list]:
+             seed_base: int = 30_000_000, players=PLAYERS) -> tuple[list, list]:
     """Each listed arrangement at each of its listed sizes, measured again on seeds the listing run never used:
     choosing the arrangements that passed on one set of games flatters them (the near misses that were lucky
     pass), so a second, independent set tells how many hold. Returns the list keeping only the sizes that pass
-    again, and the (index, size, figures) that missed."""
+    again, and the (index, size, figures) that missed. Sizes not in ``players`` are kept as listed, unplayed
+    (issue #36: rules 3 changed four players only, so only they were played again)."""
     from bench.wurrm_balance import measure, show, verdict
     kept, missed = [], []
     for k, entry in enumerate(wurrm.listed_layouts(rules or wurrm.Wurrm.rules)):
         layout = entry["layout"]
         saved = wurrm.default_layout
         wurrm.default_layout = lambda layout=layout: [list(p) for p in layout]
-        passed = []
+        passed = [n for n in entry["players"] if n not in players]
         try:
-            for n in entry["players"]:
+            for n in [n for n in entry["players"] if n in players]:
                 st = measure(n, games, "beginner", seed0=seed_base + k * 100_000, quiet=True, jobs=jobs,
                              rules=rules)
                 bad = verdict(st)
@@ -171,7 +172,7 @@ def verified(games: int, jobs: int = 1, rules: int | None = None, out: str | Non
         finally:
             wurrm.default_layout = saved
         if passed:
-            kept.append({"layout": layout, "players": passed})
+            kept.append({"layout": layout, "players": sorted(passed)})
     return kept, missed
 
 
@@ -194,17 +195,20 @@ def main() -> None:
     args = ap.parse_args()
     t0 = time.perf_counter()
     rules = args.rules or wurrm.Wurrm.rules
-    target = wurrm.RANDOM_FILES[rules]
+    # a version without a list of its own draws from the latest before it (``listed_layouts``); writing one
+    # gives it its own file, never an older version's (issue #36)
+    target = wurrm.RANDOM_FILES.get(rules) or wurrm.BOARD_FILE.with_name(f"random_layouts.rules{rules}.json")
     if args.verify:
         before = wurrm.listed_layouts(rules)
-        kept, missed = verified(args.verify, args.jobs, rules, args.out, args.seed_base or 30_000_000)
+        kept, missed = verified(args.verify, args.jobs, rules, args.out, args.seed_base or 30_000_000, args.players)
         pairs = sum(len(x["players"]) for x in before)
         print(f"{pairs - len(missed)} of {pairs} listed (arrangement, size) pairs pass again on {args.verify}"
               f" fresh games; per size: " + ", ".join(
                   f"{n}p {sum(n in x['players'] for x in kept)}/{sum(n in x['players'] for x in before)}"
                   for n in PLAYERS) + f"; {time.perf_counter() - t0:.0f}s")
         if args.prune:
-            data = json.loads(target.read_text(encoding="utf-8"))
+            source = target if target.exists() else wurrm.RANDOM_FILES[min(rules, max(wurrm.RANDOM_FILES))]
+            data = json.loads(source.read_text(encoding="utf-8"))
             data["about"] += (f" Verified on {args.verify} more games each on fresh seeds: a size that missed"
                               f" there is dropped.")
             data["layouts"] = kept

@@ -36,7 +36,7 @@ silent (each is tested in tests/test_wurrm*.py):
 - Z4 Setup (ruling, issue #14): placement goes in REVERSE turn order (the last player places first and
   picks from the Start spaces in play), and each player takes its Start space's 1–3 gems plus
   SEAT_BONUS[players] for its place in the turn order (2 players +0/+1 ... 6 players +0/+1/+1/+2/+2/+3; rules 1:
-  rules 2 changed these, see the end of this docstring).
+  rules 2 and 3 changed these, see the end of this docstring).
   Moving first is worth about that much in a race (measured: without it the first seat won 56 % at 2
   players and 24 % against 11 % at 6). The computer's beginner places where a lone race with the gems it
   would take is shortest (``race_values``), so the reverse order hands the later seats the pick, as at a
@@ -113,6 +113,26 @@ size as fair as two and four players were) changes only these, each an explicit 
   placement models, with at least three arrangements for every table size from two to six; a rules-1 game
   draws from issue #14's list (data/wurrm/random_layouts.json, never rewritten), so it still refuses a random
   board at five players and a rebuilt rules-1 game draws what it drew.
+
+Version 3 (issue #36: four players without the second seat's edge) changes only the four-player seat gems, an
+explicit ``rules >= 3`` branch (``seat_bonus``):
+
+- Z4 seat gems, rules 3 (ruling, issue #36): at four players +0/+1/+2/+2 (SEAT_BONUS_3; rules 1 and 2:
+  +0/+1/+1/+2): the third player takes as many gems as the fourth. Why: at four players every Start space in play
+  gives one gem, and a beginner's second gem pays a toll on a short route while a third is worth less (it counts
+  at Attack spaces), so under +0/+1/+1/+2 the second seat was the first to move with two gems and won about
+  29.5 % (fair 25; the first seat, with one gem, 23 %). A gem taken from it sank it to 20 % (+0/+0/+1/+2), so a
+  gem went to the third seat instead, which moves right after it. Chosen with the easy level's own play from
+  eleven seat-gem tables and four with all six Start spaces in play (selection seeds 360,000,000 on, 4,000 games
+  each; opening a2/a5 at four changed nothing for the second seat, which takes a fast space all the same, and the
+  placement order decides nothing where the Start spaces in play are alike), then measured on fresh seeds: seats
+  22.4 28.1 27.3 22.2 % over 4,000 games (data/wurrm/DESIGN.md, "Rules version 3"). The second seat's edge is
+  smaller, not gone: a seat gem moves a seat by 3 to 9 points, and no table brought every seat nearer 25. Every
+  other size, the Start spaces in play and their gems, and the placement order are as under rules 2.
+- Z1 random boards, rules 3 (ruling, issue #36): a rules-3 game draws from rules 2's list (``listed_layouts(3)``
+  reads data/wurrm/random_layouts.rules2.json). At 2, 3, 5 and 6 players rules 3 plays exactly as rules 2, so the
+  list was measured for these very games; its three four-player arrangements were measured with +0/+1/+1/+2 and
+  were played again under +0/+1/+2/+2 (2,000 fresh games of each placement model each): all three pass every bound.
 """
 
 from __future__ import annotations
@@ -374,14 +394,19 @@ def candidate_layouts():
 # The arrangements that pass ``fair_layout``, found once by bench/wurrm_layouts.py (running every check on every
 # candidate takes minutes, so game setup only draws from the list; tests/test_wurrm.py checks every entry again).
 # Each rules version draws from its own list (issue #26): rules 1 from issue #14's list, never changed again, so
-# a rules-1 game rebuilt from its seed draws what it drew; rules 2 from the list measured with its seat gems.
+# a rules-1 game rebuilt from its seed draws what it drew; rules 2 from the list measured with its seat gems; a
+# version with no file of its own from the latest before it (rules 3 from rules 2's, issue #36).
 RANDOM_FILES = {1: BOARD_FILE.with_name("random_layouts.json"), 2: BOARD_FILE.with_name("random_layouts.rules2.json")}
 RANDOM_FILE = RANDOM_FILES[2]     # the list new games draw from (bench/wurrm_layouts.py writes it)
 
 
 @cache
 def listed_layouts(rules: int) -> list[dict]:
-    """The arrangements listed for a rules version: ``{"layout": [...], "players": [counts it was checked for]}``."""
+    """The arrangements listed for a rules version: ``{"layout": [...], "players": [counts it was checked for]}``.
+    A version without a file of its own draws from the latest list before it. Rules 3 (issue #36) has none: it
+    changed only the four-player seat gems, so at 2, 3, 5 and 6 players its games are rules 2's, and rules 2's
+    three four-player arrangements were played again under rules 3's +0/+1/+2/+2 (2,000 fresh games of each
+    placement model, seeds 380,000,000 on) and all passed (data/wurrm/DESIGN.md, "Rules 3's random boards")."""
     return json.loads(RANDOM_FILES[min(rules, max(RANDOM_FILES))].read_text(encoding="utf-8"))["layouts"]
 
 
@@ -396,7 +421,7 @@ def random_players(rules: int | None = None) -> list[int]:
     return sorted({n for x in entries for n in x["players"]})
 
 
-def random_layout(rng: Rng, players: int, rules: int = 2) -> list:
+def random_layout(rng: Rng, players: int, rules: int = 3) -> list:
     """A random arrangement (Z1, issue #14), drawn with the rng in the state (so it replays) from the
     arrangements of ``candidate_layouts`` that pass ``fair_layout`` (structure, the race gate ``fair_race`` and
     the seat gate ``fair_seats``) and whose simulated games met the seat, Start-space and length bounds at
@@ -404,10 +429,8 @@ def random_layout(rng: Rng, players: int, rules: int = 2) -> list:
     #14): a table size with no such arrangement plays no random board; the game says so at its start. Ruling
     (issue #26, rules 2): a rules-1 game draws from issue #14's list (no board for five players), a rules-2
     game from its own list, which has boards for every size."""
-    if rules >= 2:
-        entries = random_layouts()
-    else:
-        entries = listed_layouts(1)
+    # a new game draws from the current list (``random_layouts``), an older version's game from its own
+    entries = random_layouts() if rules >= Wurrm.rules else listed_layouts(rules)
     listed = [x["layout"] for x in entries if players in x["players"]]
     if not listed:
         raise IllegalAction("Random boards are checked for fair play only at these numbers of players: {counts}. "
@@ -618,7 +641,10 @@ def fair_seats(board: Board) -> bool:
 
 def seat_bonus(index: int, players: int, rules: int = 1) -> int:
     """Z4 (decided): the gems a player takes beside its Start space's, by its place in the turn order (0 first)
-    and the number of players: SEAT_BONUS under rules 1, SEAT_BONUS_2 under rules 2 (issue #26)."""
+    and the number of players: SEAT_BONUS under rules 1, SEAT_BONUS_2 under rules 2 (issue #26), SEAT_BONUS_3
+    under rules 3 (issue #36: four players)."""
+    if rules >= 3:
+        return SEAT_BONUS_3[players][index]
     if rules >= 2:
         return SEAT_BONUS_2[players][index]
     return SEAT_BONUS[players][index]
@@ -629,6 +655,9 @@ def seat_bonus(index: int, players: int, rules: int = 1) -> int:
 SEAT_BONUS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 1, 1, 2), 5: (0, 1, 1, 2, 2), 6: (0, 1, 1, 2, 2, 3)}
 # Z4 under rules 2 (issue #26): measured on fresh games at every size (DESIGN.md).
 SEAT_BONUS_2 = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 1, 2), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
+# Z4 under rules 3 (issue #36): four players changed, chosen on selection seeds and measured on fresh ones
+# (DESIGN.md); every other size as under rules 2.
+SEAT_BONUS_3 = {**SEAT_BONUS_2, 4: (0, 1, 2, 2)}
 
 
 def open_starts(board: Board, players: int) -> list[str]:
@@ -732,9 +761,10 @@ def parse_int(word: str, lo: int, hi: int, what: str) -> int:
 class Wurrm(Game):
     key = "wurrm"
     title = "WURRM World"
-    rules = 2
+    rules = 3
     rules_changes = {**Game.rules_changes,
-                     2: W_("seat gems and random boards fair at every table size")}   # issue #26
+                     2: W_("seat gems and random boards fair at every table size"),   # issue #26
+                     3: W_("seat gems fair at four players")}                         # issue #36
     min_players = 2
     max_players = 6
     options = {"board": "default", **{v: False for v in VARIANTS}}

@@ -15,7 +15,7 @@ from engine.wurrm import (
     MIN_RACE,
     RACE_SPREAD_ALL,
     SEAT_BONUS,
-    SEAT_BONUS_2,
+    SEAT_BONUS_3,
     SEAT_EDGE,
     board_for,
     candidate_layouts,
@@ -334,7 +334,8 @@ def test_Z4_setup_takes_the_start_spaces_gems_from_the_bank_of_27():
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_Z4_issue14_setup_goes_in_reverse_turn_order_and_later_seats_take_more_gems(n):
     """Decision (issue #14): the last seat places first, and the k-th seat takes SEAT_BONUS[n][k] more gems
-    (bench/wurrm_balance.py measured the table). That is rules 1's table; rules 2's: tests/test_wurrm_rules.py."""
+    (bench/wurrm_balance.py measured the table). That is rules 1's table; rules 2's and 3's:
+    tests/test_wurrm_rules.py."""
     seats = [str(i) for i in range(n)]
     s = G.new(seats, 3, rules=1)
     order = []
@@ -374,7 +375,7 @@ def test_Z4_issue14_a_beginner_places_where_its_race_is_shortest_so_reverse_orde
         board = board_of(s)
         values = race_values(board)
         seat = G.to_act(s)[0]
-        bonus = SEAT_BONUS_2[n][n - 1]                 # a new game: rules 2's seat gems (issue #26)
+        bonus = SEAT_BONUS_3[n][n - 1]                 # a new game: rules 3's seat gems (issues #26, #36)
         turns = {a: values[(a.split()[1], min(3, board.spaces[a.split()[1]]["gems"] + bonus))]
                  for a in G.legal_actions(s, seat)}
         assert all(turns[a] <= min(turns.values()) + 0.05 for a in G.bot_actions(s, seat))

@@ -1,7 +1,8 @@
 """WURRM World rules versions (issue #26): rules 2 makes every table size fair (seat gems, Z4; random boards
 per size, Z1), and a game begun under rules 1 finishes under rules 1 — its seat gems and its list of random
 boards — whether it was started by this code (``new(..., rules=1)``) or saved by the old code (the legacy
-fixture database)."""
+fixture database). Rules 3 (issue #36) changes the four-player seat gems (Z4); a game begun under rules 1 or 2
+finishes under its own."""
 
 import json
 import random
@@ -16,6 +17,7 @@ from engine.wurrm import (
     BANK,
     SEAT_BONUS,
     SEAT_BONUS_2,
+    SEAT_BONUS_3,
     board_for,
     board_of,
     default_layout,
@@ -23,6 +25,7 @@ from engine.wurrm import (
     listed_layouts,
     open_starts,
     random_layout,
+    random_layouts,
     random_players,
     seat_bonus,
 )
@@ -58,18 +61,19 @@ def play_out(state, rnd, check=lambda s: None, cap=5000):
     raise AssertionError("the game did not end")
 
 
-def test_issue26_a_new_wurrm_game_starts_under_rules_2_and_says_what_changed():
-    assert G.rules == 2 and G.new(["a", "b"], 1)["rules"] == 2
-    assert G.rules_changes[1] and "every table size" in G.rules_changes[2]
-    assert G.new(["a", "b"], 1, rules=1)["rules"] == 1
+def test_issue26_issue36_a_new_wurrm_game_starts_under_rules_3_and_says_what_changed():
+    assert G.rules == 3 and G.new(["a", "b"], 1)["rules"] == 3
+    assert G.rules_changes[1] and "every table size" in G.rules_changes[2] and "four players" in G.rules_changes[3]
+    assert G.new(["a", "b"], 1, rules=1)["rules"] == 1 and G.new(["a", "b"], 1, rules=2)["rules"] == 2
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_Z4_issue26_seat_gems_by_rules_version_at_every_table_size(n):
-    """Ruling Z4 (issue #26): under rules 2 the k-th seat takes SEAT_BONUS_2[n][k] gems beside its Start space's;
-    under rules 1 SEAT_BONUS[n][k] as before. Placement stays in reverse turn order under both."""
+def test_Z4_issue26_issue36_seat_gems_by_rules_version_at_every_table_size(n):
+    """Ruling Z4 (issues #26, #36): under rules 3 the k-th seat takes SEAT_BONUS_3[n][k] gems beside its Start
+    space's, under rules 2 SEAT_BONUS_2[n][k], under rules 1 SEAT_BONUS[n][k] as before. Placement stays in
+    reverse turn order under all three."""
     seats = [str(i) for i in range(n)]
-    for rules, table in ((2, SEAT_BONUS_2), (1, SEAT_BONUS)):
+    for rules, table in ((3, SEAT_BONUS_3), (2, SEAT_BONUS_2), (1, SEAT_BONUS)):
         state, took = placements(G.new(seats, 11, rules=rules))
         assert list(took) == seats[::-1]
         for k, seat in enumerate(seats):
@@ -77,7 +81,8 @@ def test_Z4_issue26_seat_gems_by_rules_version_at_every_table_size(n):
             here = BOARD.spaces[sid]["gems"]
             assert gems == here + table[n][k] == here + seat_bonus(k, n, rules)
         assert state["bank"] + sum(state["gems"].values()) == BANK
-    assert SEAT_BONUS_2[n][0] == 0 and list(SEAT_BONUS_2[n]) == sorted(SEAT_BONUS_2[n])
+    for table in (SEAT_BONUS_2, SEAT_BONUS_3):
+        assert table[n][0] == 0 and list(table[n]) == sorted(table[n])
 
 
 def test_Z4_issue26_rules_2_seat_gems_as_ruled():
@@ -86,10 +91,19 @@ def test_Z4_issue26_rules_2_seat_gems_as_ruled():
     assert SEAT_BONUS_2 == {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 1, 2), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
 
 
+def test_Z4_issue36_rules_3_seat_gems_as_ruled():
+    """The table of the ruling (issue #36): four players +0/+1/+2/+2 (the third seat takes as many as the fourth);
+    every other size as under rules 2, whose table is never changed."""
+    assert SEAT_BONUS_3 == {**SEAT_BONUS_2, 4: (0, 1, 2, 2)}
+    assert SEAT_BONUS_2[4] == SEAT_BONUS[4] == (0, 1, 1, 2)
+    for n in (2, 3, 5, 6):
+        assert all(seat_bonus(k, n, 3) == seat_bonus(k, n, 2) for k in range(n))
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_Z2_issue26_start_spaces_in_play_by_rules_version(n):
-    """Ruling Z2 (issue #26): the Start spaces in play are the same under both versions."""
-    for rules in (1, 2):
+def test_Z2_issue26_issue36_start_spaces_in_play_by_rules_version(n):
+    """Ruling Z2 (issues #26, #36): the Start spaces in play are the same under all three versions."""
+    for rules in (1, 2, 3):
         state = G.new([str(i) for i in range(n)], 5, rules=rules)
         assert state["starts"] == open_starts(BOARD, n)
         offered = {a.split()[1] for a in G.legal_actions(state, G.to_act(state)[0])}
@@ -104,13 +118,13 @@ def test_Z1_issue26_board_random_at_five_players_under_rules_2_but_refused_under
     seats = [str(i) for i in range(5)]
     with pytest.raises(IllegalAction, match="only at these numbers of players: 2, 3, 4, 6. This table has 5"):
         G.new(seats, 3, {"board": "random"}, rules=1)
-    assert random_players(1) == [2, 3, 4, 6] and random_players() == [2, 3, 4, 5, 6]
+    assert random_players(1) == [2, 3, 4, 6] and random_players(2) == [2, 3, 4, 5, 6]
     for n in range(2, 7):
         assert sum(n in x["players"] for x in listed_layouts(2)) >= 3, n
-        drawn = {layout_key(G.new([str(i) for i in range(n)], seed, {"board": "random"})["layout"])
+        drawn = {layout_key(G.new([str(i) for i in range(n)], seed, {"board": "random"}, rules=2)["layout"])
                  for seed in range(30)}
         assert drawn <= {layout_key(x["layout"]) for x in listed_layouts(2) if n in x["players"]}
-    state = G.new(seats, 3, {"board": "random"})
+    state = G.new(seats, 3, {"board": "random"}, rules=2)
     assert state["rules"] == 2 and state["layout"] != default_layout() and len(state["starts"]) == 5
 
 
@@ -129,24 +143,31 @@ def test_Z1_issue26_a_rules_1_random_board_is_drawn_from_rules_1s_list_as_before
             assert state["layout"] in listed and state["rules"] == 1
 
 
-@pytest.mark.parametrize("n", [3, 5, 6])
-def test_issue26_a_game_begun_under_rules_1_finishes_under_rules_1(n):
-    """Created with ``rules=1`` and played to its end by the easy level: it keeps version 1 in every state,
-    takes rules 1's seat gems, and rebuilds (``restart``, replays and exports) under rules 1."""
+@pytest.mark.parametrize(("rules", "n"), [(1, 3), (1, 5), (1, 6), (1, 4), (2, 4)])
+def test_issue26_issue36_a_game_begun_under_an_older_rules_version_finishes_under_it(rules, n):
+    """Created with ``rules=1`` (issue #26) or, at four players, ``rules=2`` (issue #36) and played to its end by
+    the easy level: it keeps its version in every state, takes that version's seat gems (at four players rules 1
+    and 2 give +0/+1/+1/+2, not rules 3's +0/+1/+2/+2), and rebuilds (``restart``, replays and exports) under
+    it."""
+    table = {1: SEAT_BONUS, 2: SEAT_BONUS_2}[rules]
     seats = [str(i) for i in range(n)]
     for seed in range(3):
-        start = G.new(seats, seed, {"bumpers": seed == 1}, rules=1)
+        start = G.new(seats, seed, {"bumpers": seed == 1}, rules=rules)
         state, took = placements(start)
         for k, seat in enumerate(seats):
-            assert took[seat][1] == BOARD.spaces[took[seat][0]]["gems"] + SEAT_BONUS[n][k]
+            assert took[seat][1] == BOARD.spaces[took[seat][0]]["gems"] + table[n][k]
+        if n == 4:      # the third seat: +1 under rules 1 and 2, +2 in a new game (rules 3)
+            assert took["2"][1] == BOARD.spaces[took["2"][0]]["gems"] + 1
+            _, now = placements(G.new(seats, seed, {"bumpers": seed == 1}))
+            assert now["2"][1] == BOARD.spaces[now["2"][0]]["gems"] + 2
         log = []
 
         def check(s):
-            assert s["rules"] == 1
+            assert s["rules"] == rules
 
         rnd = random.Random(seed)
         rebuilt = G.restart(seats, seed, {"bumpers": seed == 1}, state)
-        assert rebuilt["rules"] == 1 and rebuilt == start
+        assert rebuilt["rules"] == rules and rebuilt == start
         for _ in range(5000):
             check(state)
             if G.result(state) is not None:
@@ -205,3 +226,35 @@ def test_issue26_the_legacy_rules_1_wurrm_game_finishes_under_rules_1():
 
     final = play_out(state, random.Random(26), check)
     assert G.result(final)["winners"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_Z4_issue36_rules_3_plays_exactly_as_rules_2_at_every_size_but_four(n):
+    """Rules 3 changed four players only (issue #36): at every other size a rules-3 game and a rules-2 game from
+    the same seed and actions, random board included, are the same game (only the version differs), so rules 2's
+    balance there is rules 3's (DESIGN.md)."""
+    seats = [str(i) for i in range(n)]
+    for seed, options in ((0, {}), (1, {"board": "random"}), (2, {"bumpers": True, "reverse": True})):
+        two, three = G.new(seats, seed, options, rules=2), G.new(seats, seed, options)
+        rnd = random.Random(seed)
+        for _ in range(3000):
+            assert {**two, "rules": 3} == three
+            if G.result(three) is not None:
+                break
+            seat = rnd.choice(sorted(G.to_act(three)))
+            action = rnd.choice(G.bot_actions(three, seat))
+            two, three = G.apply(two, seat, action), G.apply(three, seat, action)
+        assert G.result(three) is not None and G.result(two) == G.result(three)
+
+
+def test_Z1_issue36_rules_3_draws_random_boards_from_rules_2s_list():
+    """Ruling (issue #36): rules 3 has no list of its own; its four-player entries were played again under
+    +0/+1/+2/+2 and kept (DESIGN.md). A four-player rules-3 game draws the board a rules-2 game of the same seed
+    draws, and then takes rules 3's seat gems on it."""
+    assert listed_layouts(3) == listed_layouts(2) == random_layouts()
+    assert sum(4 in x["players"] for x in listed_layouts(3)) >= 3
+    seats = [str(i) for i in range(4)]
+    for seed in range(10):
+        three = G.new(seats, seed, {"board": "random"})
+        assert three["layout"] == G.new(seats, seed, {"board": "random"}, rules=2)["layout"]
+        assert three["layout"] in [x["layout"] for x in listed_layouts(2) if 4 in x["players"]]

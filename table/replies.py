@@ -149,6 +149,7 @@ class Reply:
     choices: list[str] = field(default_factory=list)   # the caller's own legal actions (private, for a picker)
     rematch: int | None = None                 # the ended game a Rematch button reopens (#27)
     review: ReviewPage | None = None           # a review's step, for its buttons (#28)
+    analysis: object | None = None             # an analysis under way (table/analysis.py Ticket), to follow (#37)
 
     @classmethod
     def fail(cls, user: str, text: str, **kw) -> Reply:

@@ -434,8 +434,8 @@ class GameCog(commands.Cog):
             return []
         return [app_commands.Choice(name=text[:100], value=gid) for gid, text in games]
 
-    @game.command(name="analysis", description="Where an ended game was won: each player's turning points, by "
-                                               "the hard engine (only you see this)")
+    @game.command(name="analysis", description="Where an ended game was won: each player's turning points "
+                                               "(only you see this)")
     @app_commands.describe(game="An ended game of this server (this channel's last unless you choose one)")
     async def analysis(self, interaction: discord.Interaction, game: int | None = None):
         await self.analysed(interaction, game)

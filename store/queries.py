@@ -25,7 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.types import BigInteger, Integer, Text
 
 from .dialects import ByteOrder, JsonHas, NamesObject, ShardOf, upsert, upsert_from_select
-from .schema import OPEN, actions, games, locales, notify, outbox, results, seats, settings, timers
+from .schema import OPEN, actions, analyses, games, locales, notify, outbox, results, seats, settings, timers
 
 OPEN_STATUSES = ("lobby", "running")
 ENDED = ("finished", "abandoned")
@@ -180,6 +180,10 @@ GAUGES = select(
     select(func.min(outbox.c.created_at)).scalar_subquery().label("outbox_oldest"))
 
 
+# an ended game's analysis (issue #37)
+ANALYSIS = select(analyses).where(analyses.c.game_id == _param("game_id", BigInteger),
+                                  analyses.c.rules == _param("rules", Integer))
+
 RESULT_COLUMNS = ["game_id", "guild", "game", "user_id", "name", "outcome", "ended_at"]
 
 
@@ -192,6 +196,7 @@ class Statements:
         self.save_settings = upsert(dialect, settings, ["guild"])
         self.save_locale = upsert(dialect, locales, ["who"])
         self.save_dm = upsert(dialect, notify, ["user_id"])
+        self.save_analysis = upsert(dialect, analyses, ["game_id", "rules"])
         mine = true() if shards is None else ShardOf(g.c.guild, shards.count).in_(list(shards.ids))
         of_my_games = true() if shards is None else select(g.c.id).where(g.c.id == timers.c.game_id, mine).exists()
         self.due_timers = (select(*TIMER_COLUMNS).where(timers.c.fired.is_(None), timers.c.due <= _param("now", Double),

@@ -173,6 +173,17 @@ rating_changes = Table(   # what each rated game did to each rating, in the orde
     sqlite_autoincrement=True,
 )
 
+analyses = Table(      # an ended game's analysis (issue #37): derived data, computed again when missing
+    "analyses", metadata,
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("rules", Integer, primary_key=True),
+    Column("engine", Integer, nullable=False),
+    Column("moves", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+    Column("seconds", Double, nullable=False),
+    Column("created_at", Double, nullable=False),
+)
+
 # every table, parents first (the order a copy inserts them in)
 TABLES = tuple(t.name for t in metadata.sorted_tables)
 # the tables whose ids a sequence (PostgreSQL) or AUTOINCREMENT (SQLite) hands out

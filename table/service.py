@@ -8,7 +8,8 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``scheduler`` (table/scheduler.py): reminders, deadlines and time limits, skip/remove, the outbox;
 - ``community`` (table/community.py): replays, exports, lists, records, settings, notifications;
 - ``learning`` (table/learn.py): learn tables — one person against gentle computers, coached privately;
-- ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it.
+- ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it;
+- ``analyses`` (table/analysis.py): an ended game's analysis by the hard engine, in the background.
 
 They share one ``Context`` (table/context.py) — the service itself: the store, the clock, the per-channel
 locks and caches, and how a table is shown. Words that need no table are in table/texts.py.
@@ -21,6 +22,7 @@ from collections.abc import Callable
 
 from store.store import Store
 
+from .analysis import Analyses
 from .community import MAX_ATTACHMENT, MAX_DEADLINE_HOURS, MAX_REMINDER_HOURS, Community
 from .context import SETTINGS_TTL, Context
 from .learn import Learn
@@ -50,6 +52,7 @@ CALLS = {
                   "set_notify", "rating_board", "rating_stats", "profile"),
     "learning": ("learn",),
     "reviews": ("review", "recent_games"),
+    "analyses": ("analysis",),
 }
 
 
@@ -65,6 +68,7 @@ class TableService(Context):
         self.community = Community(self)
         self.learning = Learn(self, self.lobby, self.play)
         self.reviews = Review(self)
+        self.analyses = Analyses(self, self.reviews)
 
     rules = staticmethod(rules)       # a guide needs no table (nor a service: a front end may ask any time)
 
@@ -85,7 +89,7 @@ class TableService(Context):
 def _answered_by(concern: str, name: str):
     """``TableService.<name>``: the call handed to the concern that answers it."""
     concerns = {"lobby": Lobby, "play": Play, "scheduler": Scheduler, "community": Community, "learning": Learn,
-                "reviews": Review}
+                "reviews": Review, "analyses": Analyses}
     method = getattr(concerns[concern], name)
 
     async def call(self, *args, **kwargs):

@@ -269,8 +269,8 @@ def settle(clock: SeatClock, hours: Hours, now: float) -> SeatClock:
 
 
 def hm(seconds: float) -> tuple[int, int]:
-    """Hours and minutes of a bank, rounded down to the minute (never below zero)."""
-    minutes = max(0, int(seconds // 60))
+    """Hours and minutes of a bank, to the nearest minute (never below zero)."""
+    minutes = max(0, int(round(seconds / 60)))
     return minutes // 60, minutes % 60
 
 

@@ -45,7 +45,7 @@ def speed_text(speed: Speed | None) -> str:
     if speed is None:
         return _("untimed: the server's reminders and turn deadline (`/settings`)")
     return _("{name}: {bank} h each, +{increment} h a move, at most {cap} h; only your playing hours count",
-             name=pgettext("speed", speed.name), bank=f"{speed.bank / H:g}", increment=f"{speed.increment / H:g}",
+             name=speed.name, bank=f"{speed.bank / H:g}", increment=f"{speed.increment / H:g}",
              cap=f"{speed.cap / H:g}")
 
 

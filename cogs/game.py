@@ -36,8 +36,7 @@ def lobby_view(row) -> discord.ui.View:
         view.add_item(ui.LobbyButton(gid, key, _(text), styles.get(key, discord.ButtonStyle.secondary)))
     game = GAMES.get(row.game)
     choices = {**game.option_choices, **TABLE_OPTION_CHOICES} if game else {}
-    select = ui.OptionSelect(gid, table_options(row.options, row.seats), choices) if game else None
-    if select is not None:
+    for select in ui.OptionSelects(gid, table_options(row.options, row.seats), choices) if game else []:
         view.add_item(select)
     return view
 

@@ -429,6 +429,34 @@ def OptionSelect(game_id: int, options: dict, choices: dict[str, list]) -> _Sele
     return _Select("o", game_id, 0, entries, _("Host: change a table option…"))
 
 
+def OptionSelects(game_id: int, options: dict, choices: dict[str, list]) -> list[_Select]:
+    """The host's selects of table options: as many as the entries need at 25 a select (a game with many
+    options and the table's own, speed among them, #34), each with its own custom id."""
+    whole = OptionSelect(game_id, options, choices)
+    if whole is None:
+        return []
+    entries = whole.item.options if len(whole.item.options) < MAX_SELECT else None
+    if entries is not None:
+        return [whole]
+    selects, names = [], list(options)
+    chunk: dict = {}
+    for name in names:
+        n = len(choices.get(name, []))
+        if chunk and sum(len(choices.get(k, [])) for k in chunk) + n > MAX_SELECT:
+            selects.append(chunk)
+            chunk = {}
+        chunk[name] = options[name]
+    selects.append(chunk)
+    out = []
+    for i, part in enumerate(selects):
+        select = OptionSelect(game_id, part, choices)
+        if select is not None:
+            if i:
+                select.item.custom_id = custom_id("o", game_id, 0, f"x{i}")
+            out.append(select)
+    return out
+
+
 def switch(on: bool) -> str:
     """An option's on/off as the reader says it."""
     return pgettext("switch", "on") if on else pgettext("switch", "off")

@@ -128,14 +128,14 @@ class Scheduler:
             return None
         game, state, acting, _names, hours = overdue
         tk, now = self.ctx.timekeeping, self.ctx.clock()
-        absent, later = await tk.absent(row, acting, now)
-        if later is not None:               # another bank runs out later: its own deadline then
+        settings = await self.ctx.settings(row.guild)
+        absent, later = await tk.absent(row, acting, now, settings)
+        if later is not None:               # another bank runs out later (or someone is away): a deadline then
             await self.ctx.store.add_timer(row.id, "deadline", row.version, later)
         if not absent:
             return None
         timed = tk.speed(row) is not None
         names = ", ".join(self.ctx.text_names(row)[s] for s in absent)
-        settings = await self.ctx.settings(row.guild)
         if settings.deadline_action == "skip":
             head = (_("{names} ran out of time on the clock: a computer played for them.", names=names) if timed
                     else _("{names} missed the deadline ({time}): a computer played for them.", names=names,
@@ -183,11 +183,15 @@ class Scheduler:
         """A computer plays the current decision of each absent seat (at the stand-in level, medium); ``head``
         says who missed what."""
         moves, prev = [], state
+        # at a speed (#34) the computer plays the rest of the empty bank's turn, up to where the game waits for
+        # someone else: an empty bank would otherwise be past its deadline again at once, a decision at a time
+        steps = 50 if self.ctx.timekeeping.speed(row) is not None else 1
         for seat in seats:
-            if seat not in game.to_act(state) or game.result(state) is not None:
-                continue
-            state = await self.play.computer_plays(game, state, seat, STAND_IN_LEVEL,
-                                                   f"{row.id}:{row.version}:skip:{seat}", moves)
+            for step in range(steps):
+                if seat not in game.to_act(state) or game.result(state) is not None:
+                    break
+                seed = f"{row.id}:{row.version}:skip:{seat}" + (f":{step}" if step else "")
+                state = await self.play.computer_plays(game, state, seat, STAND_IN_LEVEL, seed, moves)
         return await self._told(await self.play.commit(row, game, prev, state, moves), game, [head])
 
     async def hand_over(self, row: GameRow, game: Game, state, seats: list[str]) -> Reply:

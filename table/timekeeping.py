@@ -167,13 +167,16 @@ class Timekeeping:
             return None
         return clock.left(clocks[seat], (await self.hours([seat]))[seat], now)
 
-    async def absent(self, row: GameRow, acting: list[str], now: float):
+    async def absent(self, row: GameRow, acting: list[str], now: float, settings: Settings):
         """Past a deadline timer: (the people whose bank is empty, the next instant another runs out or None) for a
-        game played at a speed; for an untimed one, (those of ``acting`` not away, None)."""
+        game played at a speed; for an untimed one, (those of ``acting`` not away, and for those away the turn
+        deadline counted from their return)."""
         clocks = await self.clocks(row)
         hours = await self.hours(acting)
         if clocks is None:
-            return [p for p in acting if not (hours[p].away_until and hours[p].away_until > now)], None
+            away = [p for p in acting if hours[p].away_until and hours[p].away_until > now]
+            later = min((self.untimed_deadline(hours[p], now, settings) for p in away), default=None)
+            return [p for p in acting if p not in away], later
         out, later = [], []
         for p in acting:
             c = clocks.get(p)

@@ -202,7 +202,9 @@ class Timekeeping:
         for p in people:
             h, c = hours[p], clocks[p]
             rest = clock.left(c, h, now)
-            if h.away_until is not None and h.away_until > now:
+            if rest < EMPTY:
+                lines.append(_("⌛ {name}: no time left on the clock.", name=names[p]))
+            elif h.away_until is not None and h.away_until > now:
                 lines.append(_("⏳ {name}: {time} on the clock, paused while away (back {back}).", name=names[p],
                                time=bank_text(rest), back=when(h.away_until)))
             elif clock.is_quiet(h, now):

@@ -13,6 +13,7 @@ meets the store (banks and hours are rows: a restart loses nothing) and the othe
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 import i18n
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("teahouse.table")
 
+HOURS_TTL = 30.0     # seconds a person's hours are kept in memory (as a server's settings are: SETTINGS_TTL)
 EMPTY = 1.0          # a bank with less than a second left is empty (the scheduler wakes at its instant)
 
 
@@ -67,18 +69,27 @@ def why_not(e: BadHours) -> str:
 class Timekeeping:
     def __init__(self, ctx: Context):
         self.ctx = ctx
+        self._hours: dict[str, tuple[float, Hours]] = {}     # user → (read at, hours): a move reads none
 
     # ----- people's hours ----------------------------------------------------------------------------------
     async def hours(self, users) -> dict[str, Hours]:
+        """People's hours, read at most once per HOURS_TTL seconds each (every move needs those of whom it
+        waits for, twice; a change made here is seen at once, one made by another process within the TTL)."""
         users = list(dict.fromkeys(users))
-        rows = await self.ctx.store.hours_of(users)
-        out = {}
-        for u in users:
-            if u in rows:
-                zone, qf, qt, away = rows[u]
-                out[u] = Hours(zone, (qf, qt) if qf is not None and qt is not None else None, away)
-            else:
-                out[u] = ANYTIME
+        now = time.monotonic()
+        out = {u: hit[1] for u in users if (hit := self._hours.get(u)) is not None and now - hit[0] < HOURS_TTL}
+        missing = [u for u in users if u not in out]
+        if missing:
+            rows = await self.ctx.store.hours_of(missing)
+            for u in missing:
+                if u in rows:
+                    zone, qf, qt, away = rows[u]
+                    out[u] = Hours(zone, (qf, qt) if qf is not None and qt is not None else None, away)
+                else:
+                    out[u] = ANYTIME
+                self._hours[u] = (now, out[u])
+            if len(self._hours) > 10_000:                    # people not seen for a while
+                self._hours = {u: v for u, v in self._hours.items() if now - v[0] < HOURS_TTL}
         return out
 
     async def awake(self, users, now: float | None = None) -> list[str]:
@@ -246,6 +257,7 @@ class Timekeeping:
         game they are away from is told. Bad input changes nothing and is answered in one line."""
         ctx = self.ctx
         now = ctx.clock()
+        self._hours.pop(user.id, None)             # this change starts from what is stored
         old = (await self.hours([user.id]))[user.id]
         try:
             z = clock.parse_zone(zone) if zone is not None else old.zone
@@ -266,6 +278,7 @@ class Timekeeping:
             for row in games:                       # charged under the old hours up to now
                 await self._settle(row, user.id, old, now)
             await ctx.store.save_hours(user.id, z, q, a)
+            self._hours.pop(user.id, None)
             for row in games:                       # then re-timed under the new ones
                 await self._retime(row, user, old, new, now)
         return Reply(private=[Private(user.id, self.describe(new, now))])

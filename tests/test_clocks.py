@@ -129,6 +129,7 @@ def test_instants_are_marked_and_each_front_end_writes_them():
 
 # ----- the service -------------------------------------------------------------------------------------------
 START = at(2026, 5, 4, 8)         # a Monday, 10:00 in Rome, 17:00 in Tokyo
+CLOCK_START = START               # tests/test_stores.py runs these tests again on PostgreSQL from here
 
 
 @pytest.fixture

@@ -310,6 +310,12 @@ class Timekeeping:
             if row is None or row.status != "running" or row.state is None:
                 return
             game, state = ctx.state_of(row)
+            going = new.away_until is not None and new.away_until != old.away_until
+            back = old.away_until is not None and old.away_until > now and new.away_until is None
+            if user.id not in game.to_act(state):       # a game waiting for others keeps its timers
+                if going or back:
+                    await self._tell_table(row, user, new)
+                return
             settings = await ctx.settings(row.guild)
             clocks = await self.clocks(row)
             timers = [t for t in await self.turn_timers(row, game, state, row.seats, clocks, settings, now)
@@ -318,12 +324,10 @@ class Timekeeping:
                 pending = [t for t in await ctx.store.pending_timers(row.id) if t.kind == "deadline"]
                 if pending:
                     due = pending[0].due
-                    if user.id in game.to_act(state) and new.away_until:
+                    if new.away_until:
                         due = max(due, self.untimed_deadline(new, now, settings))
                     timers.append(("deadline", due))
             await ctx.store.reset_timers(row.id, row.version, timers)
-            going = new.away_until is not None and new.away_until != old.away_until
-            back = old.away_until is not None and old.away_until > now and new.away_until is None
             if going or back:
                 await self._tell_table(row, user, new)
 

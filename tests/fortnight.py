@@ -1,6 +1,6 @@
 """A fortnight at the table, simulated (issue #34): three people in three time zones, each with quiet hours,
 playing three games at three speeds through the table service on a clock moved by hand, one of them away for
-three days; the scheduler fires what is due every quarter of an hour, as the bot's loop does.
+three days and another too busy to play for two; the scheduler fires what is due every quarter of an hour, as the bot's loop does.
 
 Everything the service does is checked against a computation of its own, made the slow obvious way: a
 person's quiet hours minute by minute with ``datetime`` in their zone, and each bank charged a minute at a time
@@ -179,9 +179,11 @@ class Fortnight:
             self.fig.away_spells += 1
             for where, speed, _game in self.tables:
                 await self.sync(where, speed)
-        for p in self.people:
+        for i, p in enumerate(self.people):
             if p.asleep(now) or self.rng.random() > 0.12:     # awake, they look in every two hours or so
                 continue
+            if i == 0 and self.start + 9 * DAY <= now < self.start + 11 * DAY:
+                continue                                      # Ann is busy two days: her fast bank runs out
             for where, speed, game in self.tables:
                 for _ in range(30):                          # a whole turn of several steps
                     actions = await svc.legal(where, p.user)

@@ -1,6 +1,7 @@
 """A fortnight at the table, simulated (issue #34): three people in three time zones, each with quiet hours,
-playing three games at three speeds through the table service on a clock moved by hand, one of them away for
-three days and another too busy to play for two; the scheduler fires what is due every quarter of an hour, as the bot's loop does.
+playing three games at three speeds through the table service on a clock moved by hand, one of them away
+for three days and another too busy to play for two; the scheduler fires what is due every quarter of an
+hour, as the bot's loop does.
 
 Everything the service does is checked against a computation of its own, made the slow obvious way: a
 person's quiet hours minute by minute with ``datetime`` in their zone, and each bank charged a minute at a time

@@ -8,7 +8,8 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``scheduler`` (table/scheduler.py): reminders, deadlines and time limits, skip/remove, the outbox;
 - ``community`` (table/community.py): replays, exports, lists, records, settings, notifications;
 - ``learning`` (table/learn.py): learn tables — one person against gentle computers, coached privately;
-- ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it.
+- ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it;
+- ``timekeeping`` (table/timekeeping.py, on table/clock.py): speeds and banks, time zones, quiet hours, away.
 
 They share one ``Context`` (table/context.py) — the service itself: the store, the clock, the per-channel
 locks and caches, and how a table is shown. Words that need no table are in table/texts.py.
@@ -40,6 +41,7 @@ from .texts import (
     parse_option,
     seconds_text,
 )
+from .timekeeping import Timekeeping
 
 # the calls front ends make, by the concern that answers each
 CALLS = {
@@ -50,6 +52,7 @@ CALLS = {
                   "set_notify", "rating_board", "rating_stats", "profile"),
     "learning": ("learn",),
     "reviews": ("review", "recent_games"),
+    "timekeeping": ("game_clock", "set_hours"),
 }
 
 
@@ -85,7 +88,7 @@ class TableService(Context):
 def _answered_by(concern: str, name: str):
     """``TableService.<name>``: the call handed to the concern that answers it."""
     concerns = {"lobby": Lobby, "play": Play, "scheduler": Scheduler, "community": Community, "learning": Learn,
-                "reviews": Review}
+                "reviews": Review, "timekeeping": Timekeeping}
     method = getattr(concerns[concern], name)
 
     async def call(self, *args, **kwargs):

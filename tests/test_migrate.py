@@ -40,6 +40,8 @@ async def fill(path) -> None:
                                        now=clock())
         await store.record_moves(ended, [], "{}", now=clock(), status="finished", result={"winners": ["bob"]})
         await store.remember_locale("guild:g", "it")     # the languages move too (#17)
+        await started(svc, ALICE, BOB, game="pebbles", where=Where("c6", "g"), options={"speed": "fast"})
+        await svc.set_hours(ALICE, "Europe/Rome", "23:00-07:00")      # the clocks and hours too (#34)
         clock.now += 30 * 3600
         await svc.fire_due()                       # into the outbox, not delivered
         assert await store.outgoing()
@@ -56,7 +58,9 @@ async def snapshot(target) -> dict:
                 "settings": await store.settings("g"), "dm": await store.wants_dm("bob"),
                 "locale": await store.locale_of("guild:g"),
                 "record": sorted(await store.record_of("alice")),
-                "ratings": await ratings.board(store, "g", "pebbles")}
+                "ratings": await ratings.board(store, "g", "pebbles"),
+                "clocks": [await store.clocks(g.id) for g in games],
+                "hours": await store.hours_of([ALICE.id, BOB.id])}
 
 
 async def test_every_table_moves_and_the_games_go_on(tmp_path, pg_url):

@@ -17,9 +17,18 @@ from table.service import describe_settings
 
 from . import observe
 from .game import GAME_CHOICES
-from .ui import NO_PINGS, acknowledged, apologize, safe, who
+from .ui import NO_PINGS, acknowledged, apologize, safe, timed, who
 
 log = logging.getLogger("teahouse.discord")
+
+
+def zone_names(current: str, limit: int = 25) -> list[str]:
+    """Time zone names holding what was typed (Discord shows at most 25 suggestions)."""
+    import zoneinfo
+
+    typed = current.strip().lower().replace(" ", "_")
+    found = sorted(z for z in zoneinfo.available_timezones() if typed in z.lower() and "/" in z)
+    return found[:limit]
 
 
 def link(guild: str | None, channel: str) -> str:
@@ -48,6 +57,7 @@ class CommunityCog(commands.Cog):
         return self.bot.service
 
     async def answer(self, interaction: discord.Interaction, text: str, ephemeral: bool = True) -> None:
+        text = timed(text)
         if interaction.response.is_done():     # deferred while the database was slow: fill in the answer
             await interaction.edit_original_response(content=text[:2000], allowed_mentions=NO_PINGS)
         else:
@@ -99,17 +109,34 @@ class CommunityCog(commands.Cog):
 
         await self.respond(interaction, work)
 
-    @app_commands.command(name="notify", description="Direct messages when a game waits for you")
-    @app_commands.describe(direct_messages="on or off")
+    @app_commands.command(name="notify", description="Direct messages, your time zone, quiet hours and time away")
+    @app_commands.describe(direct_messages="on or off", zone="Your time zone, such as Europe/Rome",
+                           quiet="Your quiet hours in your own time, such as 23:00-07:00 (or off)",
+                           away_days="Away for this many days (0: back now); your clocks pause")
     @app_commands.choices(direct_messages=[app_commands.Choice(name="on", value="on"),
                                            app_commands.Choice(name="off", value="off")])
-    async def notify(self, interaction: discord.Interaction, direct_messages: app_commands.Choice[str]):
+    async def notify(self, interaction: discord.Interaction,
+                     direct_messages: app_commands.Choice[str] | None = None, zone: str | None = None,
+                     quiet: str | None = None, away_days: float | None = None):
         user, _where = who(interaction)
 
         async def work() -> str:
-            return (await self.service.set_notify(user, direct_messages.value == "on")).private[0].text
+            parts = []
+            if direct_messages is not None:
+                reply = await self.service.set_notify(user, direct_messages.value == "on")
+                parts.append(reply.private[0].text)
+            if direct_messages is None or zone is not None or quiet is not None or away_days is not None:
+                reply = await self.service.set_hours(user, zone, quiet, away_days)
+                if not reply.ok:
+                    return reply.private[0].text        # bad input: its one line, nothing changed
+                parts.append(reply.private[0].text)
+            return "\n".join(parts)
 
         await self.respond(interaction, work)
+
+    @notify.autocomplete("zone")
+    async def zones(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in zone_names(current)]
 
     @app_commands.command(name="games", description="The games going on in this server")
     @app_commands.guild_only()

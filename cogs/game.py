@@ -37,8 +37,7 @@ def lobby_view(row) -> discord.ui.View:
         view.add_item(ui.LobbyButton(gid, key, _(text), styles.get(key, discord.ButtonStyle.secondary)))
     game = GAMES.get(row.game)
     choices = {**game.option_choices, **TABLE_OPTION_CHOICES} if game else {}
-    select = ui.OptionSelect(gid, table_options(row.options, row.seats), choices) if game else None
-    if select is not None:
+    for select in ui.OptionSelects(gid, table_options(row.options, row.seats), choices) if game else []:
         view.add_item(select)
     return view
 
@@ -100,6 +99,7 @@ class GameCog(commands.Cog):
         """Answer an interaction with a Reply: the public part in the channel, the caller's private parts
         ephemeral. A stale click gets the current prompt's buttons with its ephemeral answer."""
         me = str(interaction.user.id)
+        ui.in_discord_times(reply)
         privates = reply.private_for(me)
         public = bool(reply.text or reply.image)
         if view is None:
@@ -155,7 +155,7 @@ class GameCog(commands.Cog):
     async def _replace_private(self, interaction: discord.Interaction, reply: Reply, view) -> None:
         """The clicked private message (ephemeral) becomes the reply's private part for the clicker."""
         p = reply.private_for(str(interaction.user.id))[0]
-        kwargs = {"content": p.text[:2000], "view": view, "allowed_mentions": NO_PINGS,
+        kwargs = {"content": ui.timed(p.text)[:2000], "view": view, "allowed_mentions": NO_PINGS,
                   "attachments": [file_of(p.image)] if p.image is not None else []}
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
@@ -171,6 +171,7 @@ class GameCog(commands.Cog):
     async def post(self, channel_id: str, reply: Reply, nonce: str | None = None) -> None:
         """Send a reply's public part to a channel on the bot's own initiative (reminders, deadlines)."""
         await reply.render()
+        ui.in_discord_times(reply)
         channel = await self.channel(channel_id)
         kwargs = {"content": content_of(reply), "allowed_mentions": mentions(reply.mention)}
         if nonce is not None:
@@ -359,6 +360,10 @@ class GameCog(commands.Cog):
     @game.command(name="status", description="The table now: image, whose turn, the last moves")
     async def status(self, interaction: discord.Interaction):
         await self.call(interaction, self.service.status)
+
+    @game.command(name="clock", description="The game's speed and each player's time bank (only you see it)")
+    async def clock(self, interaction: discord.Interaction):
+        await self.call(interaction, self.service.game_clock, private=True)
 
     @game.command(name="hand", description="Your private view: your hand or secret choice (only you see it)")
     async def hand(self, interaction: discord.Interaction):

@@ -162,7 +162,8 @@ class TeahouseBot(commands.Bot):
     async def notice_to_user(self, notice, dm, part: int) -> None:
         try:
             user = self.get_user(int(dm.user)) or await self.fetch_user(int(dm.user))
-            await user.send(f"{dm.text} <#{notice.channel}>", allowed_mentions=ui.NO_PINGS, nonce=notice.nonce(part))
+            await user.send(f"{ui.timed(dm.text)} <#{notice.channel}>", allowed_mentions=ui.NO_PINGS,
+                            nonce=notice.nonce(part))
         except (discord.NotFound, discord.Forbidden, ValueError):
             log.info("a direct message could not be sent (game %s)", notice.reply.game_id)
 

@@ -30,6 +30,7 @@ import discord
 import i18n
 from i18n import N_, _, ngettext, pgettext
 from table import Reply, ReviewPage, Turn, User, Where
+from table.replies import with_times
 from table.service import seconds_text
 
 from . import observe
@@ -149,9 +150,23 @@ def mentions(ids: list[str]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
+def timed(text):
+    """A text with the service's marked instants (table.replies.when) as Discord's timestamps, which each
+    reader sees in their own time zone and language: ``<t:UNIX:R>`` "in 3 hours", ``<t:UNIX:f>`` a date."""
+    return with_times(text, lambda unix, style: f"<t:{unix}:{style}>")
+
+
+def in_discord_times(reply: Reply) -> Reply:
+    """``reply`` with its public and private texts' instants written as Discord's timestamps (issue #34)."""
+    reply.text = timed(reply.text)
+    for p in reply.private:
+        p.text = timed(p.text)
+    return reply
+
+
 def content_of(reply: Reply) -> str:
     """A reply's public text and the mentions of whoever must act (built in the channel's language)."""
-    text = reply.text or ""
+    text = timed(reply.text) or ""
     pings = [f"<@{m}>" for m in reply.mention if m.isdigit()]
     if pings:
         text += "\n" + ngettext("{mentions} — your move.", "{mentions} — your choices.", len(pings),
@@ -418,6 +433,34 @@ def OptionSelect(game_id: int, options: dict, choices: dict[str, list]) -> _Sele
     if not entries:
         return None
     return _Select("o", game_id, 0, entries, _("Host: change a table option…"))
+
+
+def OptionSelects(game_id: int, options: dict, choices: dict[str, list]) -> list[_Select]:
+    """The host's selects of table options: as many as the entries need at 25 a select (a game with many
+    options and the table's own, speed among them, #34), each with its own custom id."""
+    whole = OptionSelect(game_id, options, choices)
+    if whole is None:
+        return []
+    entries = whole.item.options if len(whole.item.options) < MAX_SELECT else None
+    if entries is not None:
+        return [whole]
+    selects, names = [], list(options)
+    chunk: dict = {}
+    for name in names:
+        n = len(choices.get(name, []))
+        if chunk and sum(len(choices.get(k, [])) for k in chunk) + n > MAX_SELECT:
+            selects.append(chunk)
+            chunk = {}
+        chunk[name] = options[name]
+    selects.append(chunk)
+    out = []
+    for i, part in enumerate(selects):
+        select = OptionSelect(game_id, part, choices)
+        if select is not None:
+            if i:
+                select.item.custom_id = custom_id("o", game_id, 0, f"x{i}")
+            out.append(select)
+    return out
 
 
 def switch(on: bool) -> str:

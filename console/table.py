@@ -26,10 +26,11 @@ from engine import GAMES
 from i18n import N_, _, pgettext
 from store.store import StoreError
 from table import commands as game_commands
+from table.clock import utc
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
-from table.replies import Private, Reply, User, Where
+from table.replies import Private, Reply, User, Where, with_times
 from table.service import TableService
-from table.texts import describe_settings, parse_option
+from table.texts import describe_settings, duration, parse_option
 
 from . import lines
 
@@ -39,7 +40,7 @@ SPEAKER = re.compile(r"^(?P<user>[^\s@/]+)@(?P<channel>[^\s/]+)\s+(?P<rest>/.*)$
 OPTION = re.compile(r"^([a-z_]+):(.*)$")
 # the /game commands that take no options: the service call each one makes
 ASKED_PLAINLY = {"join": "join", "leave": "leave", "hint": "hint", "actions": "prompt", "status": "status",
-                 "hand": "hand", "undo": "undo", "replay": "replay", "export": "export"}
+                 "hand": "hand", "undo": "undo", "replay": "replay", "export": "export", "clock": "game_clock"}
 
 # the commands' names in the console's language: the Italian help lists /partita nuova gioco:… (#17)
 HELP = N_("""Commands (as in Discord):
@@ -54,6 +55,7 @@ HELP = N_("""Commands (as in Discord):
   /game hint                                privately: what the hard computer would play now, and why
                                             (unless the table has hints off)
   /game status | /game hand                 the table (public) | your private view
+  /game clock                               the game's speed and every player's time bank
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes] | /game rematch
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
   /game review [game:<id>] [step:<k>] [seen_by:<user>|table]   a game's picture after move k, as you may see it
@@ -61,7 +63,7 @@ HELP = N_("""Commands (as in Discord):
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
   /games | /mygames | /stats [user:<user>] | /leaderboard game:<key> | /profile [user:<user>]
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
-  /notify direct_messages:on|off
+  /notify [direct_messages:on|off] [zone:<Area/City>] [quiet:<23:00-07:00|off>] [away_days:<0-14>]
   /wait hours:<N>                            let time pass (reminders and deadlines fire)
   Each game's own commands, as in Discord (type /<game> alone to list them):
     /wassamasaw take die:<die> [cell:<cell>]     /wagara play card:<n> | /wagara move action:<text>
@@ -146,7 +148,7 @@ class Console:
         self.clock = service.clock if isinstance(service.clock, ConsoleClock) else ConsoleClock()
         service.clock = self.clock
         self.out = Path(out_dir)
-        self.write = write
+        self.write = lambda text: write(console_times(text, self.clock()))    # instants as UTC (#34)
         self.last: tuple[str, str] | None = None
         # learn mode's tips name a move as the line that plays it, as Discord's name its button
         service.learning.label = lines.learn_words
@@ -349,10 +351,7 @@ class Console:
         return await self.service.change_settings(where.guild, user, True, **changes)
 
     async def cmd_notify(self, user, where, options) -> Reply:
-        value = canonical(options.get("direct_messages", ""), ("on", "off")).lower()
-        if value not in ("on", "off"):
-            return Reply.fail(user.id, _("Use `/notify direct_messages:on` or `off`."))
-        return await self.service.set_notify(user, value == "on")
+        return await notify(self.service, user, options)
 
     async def cmd_wait(self, user, where, options) -> Reply:
         try:
@@ -421,6 +420,35 @@ class Console:
     def write_all(self, texts: list[str]) -> None:
         for text in texts:
             self.write(text)
+
+
+# ----- /notify and instants (issue #34) ---------------------------------------------------------------------
+async def notify(service: TableService, user: User, options: dict[str, str]) -> Reply:
+    """/notify at the console: direct messages on or off, and the hours (zone, quiet, away_days) as in Discord."""
+    dm = options.get("direct_messages")
+    hours = {k: options[k] for k in ("zone", "quiet", "away_days") if k in options}
+    unknown = set(options) - {"direct_messages", *hours}
+    if unknown or (dm is not None and canonical(dm, ("on", "off")).lower() not in ("on", "off")):
+        return Reply.fail(user.id, _("Use `/notify direct_messages:on|off zone:<Area/City> quiet:<23:00-07:00|off> "
+                                     "away_days:<0-14>` (any of them)."))
+    texts = []
+    if dm is not None:
+        texts.append((await service.set_notify(user, canonical(dm, ("on", "off")).lower() == "on")).private[0].text)
+    if dm is None or hours:
+        reply = await service.set_hours(user, hours.get("zone"), hours.get("quiet"), hours.get("away_days"))
+        if not reply.ok:
+            return reply
+        texts.append(reply.private[0].text)
+    return Reply(private=[Private(user.id, "\n".join(texts))])
+
+
+def console_times(text: str, now: float) -> str:
+    """The service's marked instants as the console writes them: the UTC time and how far it is from now."""
+    def shown(unix: int, style: str) -> str:
+        away = unix - now
+        rel = (_("in {time}", time=duration(away)) if away >= 0 else _("{time} ago", time=duration(-away)))
+        return pgettext("instant", "{utc} ({relative})", utc=utc(unix), relative=rel)
+    return with_times(text, shown)
 
 
 async def run(service: TableService, stream=None, out_dir: str | Path = "out") -> None:

@@ -25,7 +25,21 @@ from sqlalchemy import (
 from sqlalchemy.types import BigInteger, Integer, Text
 
 from .dialects import ByteOrder, JsonHas, NamesObject, ShardOf, upsert, upsert_from_select
-from .schema import OPEN, actions, analyses, games, locales, notify, outbox, results, seats, settings, timers
+from .schema import (
+    OPEN,
+    actions,
+    analyses,
+    clocks,
+    games,
+    hours,
+    locales,
+    notify,
+    outbox,
+    results,
+    seats,
+    settings,
+    timers,
+)
 
 OPEN_STATUSES = ("lobby", "running")
 ENDED = ("finished", "abandoned")
@@ -105,6 +119,14 @@ OUTGOING_PROGRESS = update(outbox).where(outbox.c.id == _param("outgoing_id", Bi
 OUTGOING_FAILED = (update(outbox).where(outbox.c.id == _param("outgoing_id", BigInteger))
                    .values(attempts=outbox.c.attempts + 1).returning(outbox.c.attempts))
 OUTGOING_DONE = delete(outbox).where(outbox.c.id == _param("outgoing_id", BigInteger))
+
+# ----- clocks and hours (issue #34) ------------------------------------------------------------------------
+CLOCKS = (select(clocks.c.user_id, clocks.c.bank, clocks.c.since, clocks.c.credit)
+          .where(clocks.c.game_id == _param("game_id", BigInteger)))
+DROP_CLOCKS = delete(clocks).where(clocks.c.game_id == _param("game_id", BigInteger))
+NEW_CLOCK = insert(clocks)
+HOURS = (select(hours.c.user_id, hours.c.zone, hours.c.quiet_from, hours.c.quiet_to, hours.c.away_until)
+         .where(hours.c.user_id.in_(_many("users"))))
 
 # ----- settings, notification choices, languages ----------------------------------------------------------
 SETTINGS = select(settings).where(settings.c.guild == _param("guild"))
@@ -197,6 +219,7 @@ class Statements:
         self.save_locale = upsert(dialect, locales, ["who"])
         self.save_dm = upsert(dialect, notify, ["user_id"])
         self.save_analysis = upsert(dialect, analyses, ["game_id", "rules"])
+        self.save_hours = upsert(dialect, hours, ["user_id"])
         mine = true() if shards is None else ShardOf(g.c.guild, shards.count).in_(list(shards.ids))
         of_my_games = true() if shards is None else select(g.c.id).where(g.c.id == timers.c.game_id, mine).exists()
         self.due_timers = (select(*TIMER_COLUMNS).where(timers.c.fired.is_(None), timers.c.due <= _param("now", Double),

@@ -184,6 +184,24 @@ analyses = Table(      # an ended game's analysis (issue #37): derived data, com
     Column("created_at", Double, nullable=False),
 )
 
+clocks = Table(        # a person's bank in a game with a speed (issue #34, table/clock.py); none for untimed games
+    "clocks", metadata,
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", Text, primary_key=True),
+    Column("bank", Double, nullable=False),          # seconds left as of ``since``
+    Column("since", Double),                         # when the game began to wait for them (None: it does not)
+    Column("credit", Double, nullable=False, server_default="0"),   # the increment their last move earned
+)
+
+hours = Table(         # a person's time zone, quiet hours and away spell (/notify, issue #34)
+    "hours", metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("zone", Text, nullable=False, server_default="UTC"),
+    Column("quiet_from", Integer),                   # minutes after local midnight; both None: no quiet hours
+    Column("quiet_to", Integer),
+    Column("away_until", Double),
+)
+
 # every table, parents first (the order a copy inserts them in)
 TABLES = tuple(t.name for t in metadata.sorted_tables)
 # the tables whose ids a sequence (PostgreSQL) or AUTOINCREMENT (SQLite) hands out

@@ -500,6 +500,41 @@ class Store:
             return await conn.execute(stmt, params)
         return await self._transaction(work)
 
+    async def reset_timers(self, game_id: int, version: int, timers: list[tuple[str, float]],
+                           keep: tuple[str, ...] = ("limit",)) -> None:
+        """Replace a game's pending timers (but those of a kind in ``keep``) by ``timers`` at ``version``, the
+        game itself unchanged (a person's hours changed: issue #34)."""
+        async def work(conn):
+            await self._set_timers(conn, game_id, version, timers, keep)
+        await self._transaction(work)
+
+    # ----- clocks and hours (issue #34) ----------------------------------------------------------------------
+    async def clocks(self, game_id: int) -> dict[str, tuple[float, float | None, float]]:
+        """A game's clocks: person → (bank, since, credit); empty for an untimed game."""
+        return {r.user_id: (r.bank, r.since, r.credit) for r in await self._all(q.CLOCKS, {"game_id": game_id})}
+
+    async def save_clocks(self, game_id: int, clocks: dict[str, tuple[float, float | None, float]]) -> None:
+        """Replace a game's clocks (in the caller's batch, with the change they follow)."""
+        async def work(conn):
+            await conn.execute(q.DROP_CLOCKS, {"game_id": game_id})
+            if clocks:
+                await conn.execute(q.NEW_CLOCK, [{"game_id": game_id, "user_id": u, "bank": b, "since": s,
+                                                  "credit": c} for u, (b, s, c) in clocks.items()])
+        await self._transaction(work)
+
+    async def hours_of(self, users: list[str]) -> dict[str, tuple[str, int | None, int | None, float | None]]:
+        """People's hours: user → (zone, quiet from, quiet to, away until); those never set are left out."""
+        if not users:
+            return {}
+        return {r.user_id: (r.zone, r.quiet_from, r.quiet_to, r.away_until)
+                for r in await self._all(q.HOURS, {"users": list(users)})}
+
+    async def save_hours(self, user_id: str, zone: str, quiet: tuple[int, int] | None,
+                         away_until: float | None) -> None:
+        await self._write(self.sql.save_hours, {"user_id": user_id, "zone": zone,
+                                                "quiet_from": quiet[0] if quiet else None,
+                                                "quiet_to": quiet[1] if quiet else None, "away_until": away_until})
+
     # ----- the outbox -------------------------------------------------------------------------------------
     async def add_outgoing(self, game_id: int | None, channel: str, payload: dict, now: float) -> None:
         await self._write(q.NEW_OUTGOING, {"game_id": game_id, "channel": channel,

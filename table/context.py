@@ -57,6 +57,10 @@ class Context:
         self.ai_options: dict = {}    # keyword arguments for engine.ai (tests: fixed iterations, untimed)
         # how long a step took (what, seconds), for the metrics when they are on (table/metrics.py)
         self.observe: Callable[[str, float], None] = _unobserved
+        from .timekeeping import Timekeeping  # (it builds on this module)
+
+        # people's hours and the games' clocks (issue #34), shared by play, the lobby and the scheduler
+        self.timekeeping = Timekeeping(self)
 
     def lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())

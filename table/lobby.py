@@ -11,6 +11,7 @@ from engine import GAMES, IllegalAction, ai
 from i18n import N_, _, ngettext, pgettext
 from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
 
+from .clock import SPEEDS
 from .context import Context, speaks
 from .play import Play
 from .records import REMATCH, TABLE_OPTIONS, game_options
@@ -18,6 +19,16 @@ from .replies import Private, Reply, User, Where, confirm_abandon
 from .texts import BOT_NAME, duration, parse_option, show
 
 log = logging.getLogger("teahouse.table")
+
+
+def table_option(name: str, value):
+    """A table option's value as stored, or ValueError with the line that says why not (an unknown speed)."""
+    if name == "speed":
+        value = str(value).strip().lower()
+        if value not in SPEEDS:
+            raise ValueError(_("There is no speed '{speed}'. Speeds: {speeds}.", speed=value,
+                               speeds=", ".join(SPEEDS)))
+    return value
 
 
 def in_order(row: GameRow, seats: list[Seat]) -> list[Seat]:
@@ -45,9 +56,11 @@ class Lobby:
                                          games=known))
         try:
             opts = {**game.check_options(game_options(options or {})),
-                    **{k: v for k, v in (options or {}).items() if k in TABLE_OPTIONS}}
+                    **{k: table_option(k, v) for k, v in (options or {}).items() if k in TABLE_OPTIONS}}
         except IllegalAction as e:
             return Reply.fail(user.id, ctx.illegal(e))
+        except ValueError as e:
+            return Reply.fail(user.id, e.args[0])
         async with ctx.lock(where.channel):
             row = await self.create(where, user, game, opts, parent_channel)
             if isinstance(row, Reply):
@@ -113,7 +126,7 @@ class Lobby:
         log.info("game %s: %s asked for a rematch of game %s", row.id, user.id, ended.id)
         reply = ctx.lobby_reply(row, _("{name} asks for a rematch of {title}. Join them!", name=ctx.shown(user.name),
                                        title=GAMES[row.game].title))
-        reply.mention = [h for h in humans if h != user.id]
+        reply.mention = await ctx.timekeeping.awake([h for h in humans if h != user.id])   # not in quiet hours
         return reply
 
     @staticmethod
@@ -226,7 +239,7 @@ class Lobby:
                                              name=name, options=known), game_id=row.id)
             try:
                 if name in TABLE_OPTIONS:
-                    options = {**row.options, name: parse_option(TABLE_OPTIONS[name], value)}
+                    options = {**row.options, name: table_option(name, parse_option(TABLE_OPTIONS[name], value))}
                 else:
                     parsed = parse_option(game.options[name], value)
                     options = {**row.options, **game.check_options({**game_options(row.options), name: parsed})}
@@ -283,11 +296,16 @@ class Lobby:
             state = game.new([s.user_id for s in seats], seed, game_options(row.options))
         except IllegalAction as e:
             return Reply.fail(user.id, ctx.illegal(e), game_id=row.id)
-        timers, _keep = await play.timers(row, game, None, state, seats)
+        clocks = ctx.timekeeping.start(row, game, state, seats)        # a speed's banks (#34), else None
+        timers, _keep = await play.timers(row, game, None, state, seats, clocks)
         try:
-            row = await ctx.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
-                                             now=ctx.clock(), timers=timers, waiting=game.to_act(state),
-                                             rules=state["rules"])
+            async with play._with_clocks(clocks):
+                started = await ctx.store.start_game(row, seats=seats, seed=seed, state=game.dump(state),
+                                                     now=ctx.clock(), timers=timers, waiting=game.to_act(state),
+                                                     rules=state["rules"])
+                if clocks is not None:
+                    await ctx.timekeeping.save(row.id, clocks)
+            row = started
         except VersionConflict:
             return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
         order = ", ".join(ctx.shown(ctx.seat_name(s.user_id, s.name)) for s in seats)

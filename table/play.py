@@ -9,6 +9,7 @@ with the timers the new state needs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import random
@@ -188,33 +189,37 @@ class Play:
         """Store moves and the state they lead to, with the game's result and its next timers: (row, state),
         the row None when the stored version had moved on."""
         res = game.result(state)
-        timers, keep = await self.timers(row, game, prev, state, seats or row.seats)
+        clocks = await self.ctx.timekeeping.change(row, game, state, seats or row.seats, moves)
+        timers, keep = await self.timers(row, game, prev, state, seats or row.seats, clocks)
         began = time.perf_counter()
         try:
-            row = await self.ctx.store.record_moves(row, moves, game.dump(state), now=self.ctx.clock(),
-                                                    status="finished" if res is not None else "running",
-                                                    timers=timers, keep=keep, result=res, seats=seats,
-                                                    waiting=game.to_act(state) if res is None else [])
+            async with self._with_clocks(clocks):      # the banks commit with the move (#34)
+                recorded = await self.ctx.store.record_moves(
+                    row, moves, game.dump(state), now=self.ctx.clock(),
+                    status="finished" if res is not None else "running", timers=timers, keep=keep, result=res,
+                    seats=seats, waiting=game.to_act(state) if res is None else [])
+                if clocks is not None:
+                    await self.ctx.timekeeping.save(row.id, clocks)
+            row = recorded
         except VersionConflict:
             return None, state
         self.ctx.observe("move_save", time.perf_counter() - began)
         return row, state
 
-    async def timers(self, row: GameRow, game: Game, prev, state, seats: list[Seat]):
+    def _with_clocks(self, clocks):
+        """One transaction around a move and its banks when the game has a clock; none needed otherwise."""
+        return self.ctx.store.batch() if clocks is not None else contextlib.nullcontext()
+
+    async def timers(self, row: GameRow, game: Game, prev, state, seats: list[Seat], clocks=None):
         """The timers a game needs now, set with every stored change (the scheduler fires them): a reminder and
-        a deadline while a person must act (server settings), and a rules time limit (a reaction window), which
-        runs on while it stays open."""
+        a deadline while a person must act (server settings; with a speed, the deadline is the moment a bank
+        empties; both out of people's quiet hours: table/timekeeping.py), and a rules time limit (a reaction
+        window), which runs on while it stays open."""
         if game.result(state) is not None:
             return [], ()
         now = self.ctx.clock()
         settings = await self.ctx.settings(row.guild)
-        humans = {s.user_id for s in seats if not s.is_bot}
-        timers = []
-        if any(s in humans for s in game.to_act(state)):
-            if settings.reminder_hours > 0:
-                timers.append(("reminder", now + settings.reminder_hours * 3600))
-            if settings.deadline_hours > 0:
-                timers.append(("deadline", now + settings.deadline_hours * 3600))
+        timers = await self.ctx.timekeeping.turn_timers(row, game, state, seats, clocks, settings, now)
         limit, keep = game.time_limit(state), ()
         if limit:
             same_window = (prev is not None and game.time_limit(prev)
@@ -301,9 +306,13 @@ class Play:
             reply.turn = ctx.turn(row, game, state)
             if mention is None:
                 mention = (await ctx.settings(row.guild)).mention
-            if mention:
-                reply.mention = [s for s in reply.turn.to_act if s in humans]
+            if mention:          # nobody is pinged in their quiet hours or while away (#34)
+                reply.mention = await ctx.timekeeping.awake([s for s in reply.turn.to_act if s in humans])
             tail = ctx.waiting_text(row, reply.turn.to_act)
+            clock_lines = await ctx.timekeeping.turn_lines(row, [s for s in reply.turn.to_act if s in humans],
+                                                           ctx.clock())
+            if clock_lines:
+                tail = "\n".join([tail, *clock_lines])
             limit = game.time_limit(state)
             if limit:
                 tail = _("{waiting} ⏱ {time} to answer; silence counts as '{action}'.", waiting=tail,
@@ -399,7 +408,9 @@ class Play:
         elif row.status == "abandoned":
             tail = _("This game was abandoned.")
         else:
-            tail = ctx.waiting_text(row, game.to_act(state))
+            acting = game.to_act(state)
+            tail = "\n".join([ctx.waiting_text(row, acting),
+                              *await ctx.timekeeping.turn_lines(row, acting, ctx.clock())])
         head = _("**{title}** — move {n}", title=game.title, n=entries[-1].seq) if entries else \
             _("**{title}** — no moves yet", title=game.title)
         reply = Reply(text="\n".join([head, rules_line(game, state)] + lines + [tail]),

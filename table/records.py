@@ -24,8 +24,10 @@ from .replies import name_seats
 # Options of the table rather than of its game (issue #15: hints; #27: rated): set and shown in the lobby with
 # the game's options and stored with them, never handed to the engine. Tables stored before one existed have
 # its default; ``rated``, unless set, is on when at least two people are seated (store/ratings.py).
-TABLE_OPTIONS = {W_("hints"): True, W_("rated"): True}    # the names as words of their own, for other languages
-TABLE_OPTION_CHOICES = {"hints": [True, False], "rated": [True, False]}
+# #34: speed, the clock (table/clock.py), fixed at the start; tables stored before it are untimed.
+TABLE_OPTIONS = {W_("hints"): True, W_("rated"): True, W_("speed"): "untimed"}   # names as words of their own
+TABLE_OPTION_CHOICES = {"hints": [True, False], "rated": [True, False],
+                        "speed": ["untimed", "fast", "daily", "relaxed"]}
 
 
 # a rematch's lobby keeps, unseen, the game it follows and its rotated seat order: {"of": id, "order": [ids]}

@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import i18n
 from engine.core import with_names
 from i18n import N_, _, pgettext
+
+# An instant in a reply's text, in a form no front end shows as it is: Discord writes it as ``<t:UNIX:R>`` (each
+# reader sees it in their own time zone and language), the console as UTC and the time from now (issue #34).
+TIME_MARK = re.compile("\u27e6t:(-?\\d+):([a-zA-Z])\u27e7")
+
+
+def when(t: float, style: str = "R") -> str:
+    """The instant ``t`` (UNIX seconds) marked in a text: ``R`` relative ("in 3 hours"), ``f`` date and time."""
+    return f"\u27e6t:{int(t)}:{style}\u27e7"
+
+
+def with_times(text, shown: Callable[[int, str], str]):
+    """``text`` with every marked instant written by the front end's ``shown(unix, style)``."""
+    if not text or "\u27e6t:" not in text:
+        return text
+    return TIME_MARK.sub(lambda m: shown(int(m.group(1)), m.group(2)), str(text))
 
 
 @dataclass(frozen=True)

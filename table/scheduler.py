@@ -11,11 +11,13 @@ from engine import Game, UnknownRules
 from i18n import N_, _
 from store.store import GameRow, Seat, StoreError
 
+from . import clock
 from .context import Context, speaks
 from .play import Play
 from .records import REMOVED
 from .replies import Notice, Offer, Private, Reply, User, Where
 from .texts import STAND_IN_LEVEL, duration
+from .timekeeping import bank_text
 
 log = logging.getLogger("teahouse.table")
 
@@ -53,7 +55,7 @@ class Scheduler:
                             notice.dm = [Private(p.user, await ctx.in_language_of(p.user, p.text))
                                          for p in notice.dm]
                             notice.expires = timer.kind == "reminder" or notice.reply.offer is not None
-                            await ctx.store.add_outgoing(row.id, notice.channel, _payload(notice), now)
+                            await ctx.store.add_outgoing(row.id, notice.channel, payload(notice), now)
                             queued += 1
                 except StoreError:
                     raise
@@ -92,39 +94,68 @@ class Scheduler:
         if overdue is None:
             return None
         game, state, acting, names, waited = overdue
-        reply = Reply(text=_("⏰ Reminder: {names} — {title} is waiting for you ({time} so far).", names=names,
-                             title=game.title, time=waited),
-                      mention=acting, game_id=row.id, version=row.version, status=row.status)
+        tk, now = self.ctx.timekeeping, self.ctx.clock()
+        awake = await tk.awake(acting, now)           # nobody is reminded in their quiet hours or away (#34)
+        hours = await tk.hours(acting)
+        if not awake:                                  # try again when the first of them is back
+            await self.ctx.store.add_timer(row.id, "reminder", row.version,
+                                           min(clock.awake_at(hours[p], now) for p in acting))
+            return None
+        names = ", ".join(self.ctx.text_names(row)[s] for s in awake)
+        text = _("⏰ Reminder: {names} — {title} is waiting for you ({time} so far).", names=names,
+                 title=game.title, time=waited)
+        lines = await tk.turn_lines(row, awake, now)
+        reply = Reply(text="\n".join([text, *lines]), mention=awake, game_id=row.id, version=row.version,
+                      status=row.status)
         reply.turn = self.ctx.turn(row, game, state)
-        dms = await self._direct(acting, _("⏰ It is your move in {title} (waiting {time}).", title=game.title,
-                                           time=waited))
-        # remind again until the deadline (or, without one, a few more times)
+        dms = await self._direct(awake, _("⏰ It is your move in {title} (waiting {time}).", title=game.title,
+                                          time=waited))
+        # remind again until the deadline (or, without one, a few more times), out of quiet hours
         interval = (await self.ctx.settings(row.guild)).reminder_hours * 3600
         deadline = next((t.due for t in await self.ctx.store.pending_timers(row.id) if t.kind == "deadline"), None)
-        nxt = self.ctx.clock() + interval
-        if interval > 0 and ((deadline is not None and nxt < deadline)
-                             or (deadline is None and self.ctx.clock() - row.updated_at < 6 * interval)):
-            await self.ctx.store.add_timer(row.id, "reminder", row.version, nxt)
+        if interval > 0:
+            nxt = tk.reminder_due([p for p in acting if p in awake], hours, now, interval)
+            asleep = [p for p in acting if p not in awake]
+            if asleep:              # those asleep now are reminded when they wake, if that comes first
+                nxt = min(nxt, min(clock.awake_at(hours[p], now) for p in asleep))
+            if (deadline is not None and nxt < deadline) or (deadline is None and now - row.updated_at < 6 * interval):
+                await self.ctx.store.add_timer(row.id, "reminder", row.version, nxt)
         return Notice(row.channel, reply, dms)
 
     async def _fire_deadline(self, row: GameRow, timer) -> Notice | None:
         overdue = await self._overdue(row, timer)
         if overdue is None:
             return None
-        game, state, absent, names, hours = overdue
+        game, state, acting, _names, hours = overdue
+        tk, now = self.ctx.timekeeping, self.ctx.clock()
         settings = await self.ctx.settings(row.guild)
+        absent, later = await tk.absent(row, acting, now, settings)
+        if later is not None:               # another bank runs out later (or someone is away): a deadline then
+            await self.ctx.store.add_timer(row.id, "deadline", row.version, later)
+        if not absent:
+            return None
+        timed = tk.speed(row) is not None
+        names = ", ".join(self.ctx.text_names(row)[s] for s in absent)
         if settings.deadline_action == "skip":
-            head = _("{names} missed the deadline ({time}): a computer played for them.", names=names, time=hours)
+            head = (_("{names} ran out of time on the clock: a computer played for them.", names=names) if timed
+                    else _("{names} missed the deadline ({time}): a computer played for them.", names=names,
+                           time=hours))
             return Notice(row.channel, await self.stand_in(row, game, state, absent, head))
         if settings.deadline_action == "remove":
             return Notice(row.channel, await self.hand_over(row, game, state, absent))
-        reply = Reply(text=_("⌛ {names} has not played for {time}. The other players may skip this turn (a "
-                             "computer plays it for them) or remove them from the game (a computer takes the "
-                             "seat). Nothing happens unless someone chooses.", names=names, time=hours),
-                      game_id=row.id, version=row.version, status=row.status)
+        if timed:
+            text = _("⌛ {names} ran out of time on the clock. The other players may skip this turn (a computer "
+                     "plays it for them) or remove them from the game (a computer takes the seat). Nothing happens "
+                     "unless someone chooses.", names=names)
+        else:
+            text = _("⌛ {names} has not played for {time}. The other players may skip this turn (a computer plays "
+                     "it for them) or remove them from the game (a computer takes the seat). Nothing happens "
+                     "unless someone chooses.", names=names, time=hours)
+        reply = Reply(text=text, game_id=row.id, version=row.version, status=row.status)
         reply.offer = Offer(row.id, row.version, absent, dict(row.names))
-        dms = await self._direct(absent, _("⌛ Your turn in {title} is past its deadline; the others may now skip "
-                                           "you.", title=game.title))
+        dms = await self._direct(await tk.awake(absent, now),
+                                 _("⌛ Your turn in {title} is past its deadline; the others may now skip you.",
+                                   title=game.title))
         return Notice(row.channel, reply, dms)
 
     async def _fire_limit(self, row: GameRow, timer) -> Notice | None:
@@ -152,11 +183,15 @@ class Scheduler:
         """A computer plays the current decision of each absent seat (at the stand-in level, medium); ``head``
         says who missed what."""
         moves, prev = [], state
+        # at a speed (#34) the computer plays the rest of the empty bank's turn, up to where the game waits for
+        # someone else: an empty bank would otherwise be past its deadline again at once, a decision at a time
+        steps = 50 if self.ctx.timekeeping.speed(row) is not None else 1
         for seat in seats:
-            if seat not in game.to_act(state) or game.result(state) is not None:
-                continue
-            state = await self.play.computer_plays(game, state, seat, STAND_IN_LEVEL,
-                                                   f"{row.id}:{row.version}:skip:{seat}", moves)
+            for step in range(steps):
+                if seat not in game.to_act(state) or game.result(state) is not None:
+                    break
+                seed = f"{row.id}:{row.version}:skip:{seat}" + (f":{step}" if step else "")
+                state = await self.play.computer_plays(game, state, seat, STAND_IN_LEVEL, seed, moves)
         return await self._told(await self.play.commit(row, game, prev, state, moves), game, [head])
 
     async def hand_over(self, row: GameRow, game: Game, state, seats: list[str]) -> Reply:
@@ -218,6 +253,12 @@ class Scheduler:
         if seat not in game.to_act(state):
             return Reply.fail(user.id, _("{name} is not the one the game is waiting for.",
                                          name=ctx.shown(target.name)), game_id=row.id)
+        on_clock = await ctx.timekeeping.left(row, seat, ctx.clock())       # a game at a speed (#34)
+        if on_clock is not None:
+            if on_clock >= 1.0:
+                return Reply.fail(user.id, _("{name} still has {time} on the clock.", name=ctx.shown(target.name),
+                                             time=bank_text(on_clock)), game_id=row.id)
+            return row, game, state
         settings = await ctx.settings(row.guild)
         left = settings.deadline_hours * 3600 - (ctx.clock() - row.updated_at)
         if settings.deadline_hours <= 0:
@@ -305,7 +346,7 @@ class Scheduler:
         return got
 
 
-def _payload(notice: Notice) -> dict:
+def payload(notice: Notice) -> dict:
     """What the outbox keeps of a notice: its words and what to rebuild (the prompt, the image, the offer)
     from the game when it is sent."""
     r = notice.reply
@@ -313,3 +354,5 @@ def _payload(notice: Notice) -> dict:
             "turn": r.turn is not None, "image": r.image is not None, "notes": [list(n) for n in r.notes],
             "offer": list(r.offer.absent) if r.offer else None, "dm": [[p.user, p.text] for p in notice.dm],
             "expires": notice.expires, "rematch": r.rematch}
+
+_payload = payload        # the name it had

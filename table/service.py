@@ -9,7 +9,8 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``community`` (table/community.py): replays, exports, lists, records, settings, notifications;
 - ``learning`` (table/learn.py): learn tables — one person against gentle computers, coached privately;
 - ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it;
-- ``analyses`` (table/analysis.py): an ended game's analysis by the hard engine, in the background.
+- ``analyses`` (table/analysis.py): an ended game's analysis by the hard engine, in the background;
+- ``timekeeping`` (table/timekeeping.py, on table/clock.py): speeds and banks, time zones, quiet hours, away.
 
 They share one ``Context`` (table/context.py) — the service itself: the store, the clock, the per-channel
 locks and caches, and how a table is shown. Words that need no table are in table/texts.py.
@@ -42,6 +43,7 @@ from .texts import (
     parse_option,
     seconds_text,
 )
+from .timekeeping import Timekeeping
 
 # the calls front ends make, by the concern that answers each
 CALLS = {
@@ -53,6 +55,7 @@ CALLS = {
     "learning": ("learn",),
     "reviews": ("review", "recent_games"),
     "analyses": ("analysis",),
+    "timekeeping": ("game_clock", "set_hours"),
 }
 
 
@@ -89,7 +92,7 @@ class TableService(Context):
 def _answered_by(concern: str, name: str):
     """``TableService.<name>``: the call handed to the concern that answers it."""
     concerns = {"lobby": Lobby, "play": Play, "scheduler": Scheduler, "community": Community, "learning": Learn,
-                "reviews": Review, "analyses": Analyses}
+                "reviews": Review, "analyses": Analyses, "timekeeping": Timekeeping}
     method = getattr(concerns[concern], name)
 
     async def call(self, *args, **kwargs):

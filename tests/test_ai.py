@@ -426,7 +426,9 @@ async def test_the_discord_lobby_select_offers_hints(svc):
                 for o in item.item.options}
 
     row = await svc.store.open_game(HERE.channel)
-    rated = {"rated: on": "rated=on", "rated: off ✓": "rated=off"}     # one person seated: unrated (#27)
+    rated = {"rated: on": "rated=on", "rated: off ✓": "rated=off",     # one person seated: unrated (#27)
+             "speed: untimed ✓": "speed=untimed", "speed: fast": "speed=fast", "speed: daily": "speed=daily",
+             "speed: relaxed": "speed=relaxed"}                          # and the clock (#34)
     assert entries() == {"hints: on ✓": "hints=on", "hints: off": "hints=off", **rated}
     assert (await svc.set_option(HERE, ALICE, "hints", "off")).ok
     row = await svc.store.open_game(HERE.channel)

@@ -78,4 +78,4 @@ async def test_console_waits_for_reminders_and_lists_games(tmp_path):
     assert "⏰ Reminder: bob" in text
     assert "has not played for" in text
     assert "a computer played for them" in text
-    assert "Use `/notify direct_messages:on`" in text
+    assert "Use `/notify direct_messages:on|off" in text

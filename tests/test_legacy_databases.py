@@ -84,6 +84,7 @@ async def play_on(store, expected: dict) -> None:
             assert reply.ok, reply.private
             clock.now += 30
         assert len(await store.log(int(gid))) > g["log"]
+        await check_untimed(svc, store, int(gid), where, people[0])
         if mover is not None:
             await svc.undo(where, mover)        # allowed or refused, by the rules; never an error
         for what in (svc.replay, svc.export):
@@ -95,6 +96,18 @@ async def play_on(store, expected: dict) -> None:
     clock.now += 30 * H
     assert await svc.fire_due() > 0
     assert await svc.outbox()
+
+
+async def check_untimed(svc, store, game_id: int, where, person) -> None:
+    """A game stored before clocks (issue #34) goes on untimed, as it started: no banks, and its deadline is the
+    server's turn deadline from the last move (docs/lifecycle.md)."""
+    assert await store.clocks(game_id) == {}
+    assert "untimed" in (await svc.game_clock(where, person)).private[0].text
+    row = await store.game(game_id)
+    deadlines = [t.due for t in await store.pending_timers(game_id) if t.kind == "deadline"]
+    settings = await store.settings(row.guild)
+    if row.status == "running" and deadlines and settings.deadline_hours > 0:
+        assert deadlines == [row.updated_at + settings.deadline_hours * H]
 
 
 @pytest.mark.parametrize("version", [1, 2, 3, 4, 5])

@@ -42,6 +42,8 @@ async def fill(path) -> None:
         await store.remember_locale("guild:g", "it")     # the languages move too (#17)
         await store.save_analysis(ended.id, 1, engine=1, moves=0, data={"judgements": []}, seconds=0.1,
                                   now=clock())           # and the analyses (#37)
+        await started(svc, ALICE, BOB, game="pebbles", where=Where("c6", "g"), options={"speed": "fast"})
+        await svc.set_hours(ALICE, "Europe/Rome", "23:00-07:00")      # the clocks and hours too (#34)
         clock.now += 30 * 3600
         await svc.fire_due()                       # into the outbox, not delivered
         assert await store.outgoing()
@@ -59,7 +61,9 @@ async def snapshot(target) -> dict:
                 "locale": await store.locale_of("guild:g"),
                 "analyses": [await store.analysis(g.id, 1) for g in games],
                 "record": sorted(await store.record_of("alice")),
-                "ratings": await ratings.board(store, "g", "pebbles")}
+                "ratings": await ratings.board(store, "g", "pebbles"),
+                "clocks": [await store.clocks(g.id) for g in games],
+                "hours": await store.hours_of([ALICE.id, BOB.id])}
 
 
 async def test_every_table_moves_and_the_games_go_on(tmp_path, pg_url):

@@ -1,5 +1,5 @@
 """One suite for both stores: every test here runs against SQLite and against PostgreSQL (a real server,
-tests/pg.py), and the service tests of test_service, test_daylong, test_speed and test_hardening run again
+tests/pg.py), and the service tests of test_service, test_daylong, test_speed, test_hardening and test_clocks run again
 on PostgreSQL."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from store import open_store
 from store.shards import Shards
 from store.store import SCHEMA_VERSION, ChannelBusy, Seat, Settings, StoreError, VersionConflict
 from table import TableService
-from tests import test_daylong, test_hardening, test_service, test_speed
+from tests import test_clocks, test_daylong, test_hardening, test_service, test_speed
 from tests.support import Clock
 
 ALICE, BOB = Seat("alice", "Alice"), Seat("bob", "Bob")
@@ -224,7 +224,7 @@ async def test_many_claimers_of_one_timer_fire_it_once(db_target):
 SQLITE_ONLY = {"test_listings_and_channel_lookups_use_indexes", "test_a_move_costs_few_statements_and_is_not_read_back",
                "test_images_are_drawn_in_worker_processes_and_survive_a_dead_worker",
                "test_without_a_pool_images_are_drawn_in_a_thread"}
-SERVICE_MODULES = (test_service, test_daylong, test_speed, test_hardening)
+SERVICE_MODULES = (test_service, test_daylong, test_speed, test_hardening, test_clocks)
 SERVICE_TESTS = [fn for module in SERVICE_MODULES for name, fn in vars(module).items()
                  if name.startswith("test_") and name not in SQLITE_ONLY and inspect.iscoroutinefunction(fn)
                  and set(inspect.signature(fn).parameters) <= {"svc", "clock", "store"}]
@@ -234,7 +234,7 @@ SERVICE_TESTS = [fn for module in SERVICE_MODULES for name, fn in vars(module).i
                                                      for t in SERVICE_TESTS])
 async def test_the_service_on_postgres(test, pg_url):
     async with open_store(pg_url) as store:
-        clock = Clock()
+        clock = Clock(getattr(inspect.getmodule(test), "CLOCK_START", 1_000_000.0))   # a module's own start
         kwargs = {"svc": TableService(store, clock=clock, render=False), "clock": clock, "store": store}
         await test(**{k: v for k, v in kwargs.items() if k in inspect.signature(test).parameters})
 

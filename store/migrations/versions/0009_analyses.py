@@ -1,15 +1,14 @@
 """After-game analyses (issue 37): each ended game's analysis by the hard engine, kept as derived data (it can
 be computed again from the game's seed and log), one per game and rules version.
 
-Revision 0009 (SQLite user_version 9, PostgreSQL schema_version 9). It chains after 0007: revision 0008 (the
-clocks) was being written beside it; when both are in, 0009 follows 0008.
+Revision 0009 (SQLite user_version 9, PostgreSQL schema_version 9), after 0008 (the clocks).
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 
 Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 

@@ -1,0 +1,348 @@
+"""The clock at the table (issue #34): each person's hours (time zone, quiet hours, an away spell: ``/notify``),
+the banks of a game played at a speed, the reminder and deadline a turn needs given both, who may be
+mentioned now, and what the channel is told about the clocks. The arithmetic is table/clock.py's; here it
+meets the store (banks and hours are rows: a restart loses nothing) and the other concerns:
+
+- every stored change of a game (play.record, lobby.begin) asks ``change``/``start`` for the new banks and
+  ``turn_timers`` for its reminder and deadline, and stores them in the same transaction as the move;
+- the scheduler asks ``awake`` whom it may mention or write to, and ``absent`` whose bank is empty;
+- a change of someone's hours charges their running banks first under the hours that held (``settle``),
+  then re-times the games that wait for them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import i18n
+from i18n import _, pgettext
+from store.store import GameRow, Settings
+
+from . import clock
+from .clock import ANYTIME, BadHours, H, Hours, SeatClock, Speed
+from .context import speaks, speaks_to
+from .records import UNDO
+from .replies import Notice, Private, Reply, User, Where, when
+
+if TYPE_CHECKING:
+    from .context import Context
+
+log = logging.getLogger("teahouse.table")
+
+HOURS_TTL = 30.0     # seconds a person's hours are kept in memory (as a server's settings are: SETTINGS_TTL)
+EMPTY = 1.0          # a bank with less than a second left is empty (the scheduler wakes at its instant)
+
+
+def bank_text(seconds: float) -> str:
+    """A bank in words: '5 h 20 min', '45 min', '0 min'."""
+    hours, minutes = clock.hm(seconds)
+    if hours:
+        return pgettext("clock", "{hours} h {minutes} min", hours=hours, minutes=minutes)
+    return pgettext("clock", "{minutes} min", minutes=minutes)
+
+
+def speed_text(speed: Speed | None) -> str:
+    if speed is None:
+        return _("untimed: the server's reminders and turn deadline (`/settings`)")
+    return _("{name}: {bank} h each, +{increment} h a move, at most {cap} h; only your playing hours count",
+             name=speed.name, bank=f"{speed.bank / H:g}", increment=f"{speed.increment / H:g}",
+             cap=f"{speed.cap / H:g}")
+
+
+def why_not(e: BadHours) -> str:
+    """One line on what is wrong with a zone, quiet hours or an away spell."""
+    what, value = e.args[0], e.args[1]
+    if what == "zone":
+        return _("There is no time zone '{zone}'. Use a name such as Europe/Rome, America/New_York or Asia/Tokyo.",
+                 zone=value)
+    if what == "whole_day":
+        return _("Quiet hours cannot cover the whole day: a clock must run at some time.")
+    if what == "too_long":
+        return _("Quiet hours last at most {n} hours a day.", n=clock.MAX_QUIET_HOURS)
+    if what == "away":
+        return _("You can be away for 0 (back now) to {n} days at a time.", n=clock.MAX_AWAY_DAYS)
+    return _("Write quiet hours as from-to in your own time, such as 23:00-07:00 (or off).")
+
+
+class Timekeeping:
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._hours: dict[str, tuple[float, Hours]] = {}     # user → (read at, hours): a move reads none
+
+    # ----- people's hours ----------------------------------------------------------------------------------
+    async def hours(self, users) -> dict[str, Hours]:
+        """People's hours, read at most once per HOURS_TTL seconds each (every move needs those of whom it
+        waits for, twice; a change made here is seen at once, one made by another process within the TTL)."""
+        users = list(dict.fromkeys(users))
+        now = time.monotonic()
+        out = {u: hit[1] for u in users if (hit := self._hours.get(u)) is not None and now - hit[0] < HOURS_TTL}
+        missing = [u for u in users if u not in out]
+        if missing:
+            rows = await self.ctx.store.hours_of(missing)
+            for u in missing:
+                if u in rows:
+                    zone, qf, qt, away = rows[u]
+                    out[u] = Hours(zone, (qf, qt) if qf is not None and qt is not None else None, away)
+                else:
+                    out[u] = ANYTIME
+                self._hours[u] = (now, out[u])
+            if len(self._hours) > 10_000:                    # people not seen for a while
+                self._hours = {u: v for u, v in self._hours.items() if now - v[0] < HOURS_TTL}
+        return out
+
+    async def awake(self, users, now: float | None = None) -> list[str]:
+        """Those of ``users`` outside their quiet hours and not away at ``now``: whom the bot may mention or
+        write to."""
+        users = list(users)
+        if not users:
+            return []
+        now = self.ctx.clock() if now is None else now
+        hours = await self.hours(users)
+        return [u for u in users if not clock.is_quiet(hours[u], now)]
+
+    # ----- banks -------------------------------------------------------------------------------------------
+    @staticmethod
+    def speed(row: GameRow) -> Speed | None:
+        return clock.speed_of(row.options)
+
+    async def clocks(self, row: GameRow) -> dict[str, SeatClock] | None:
+        """A game's clocks, None for an untimed game (also one stored before clocks existed)."""
+        if self.speed(row) is None:
+            return None
+        return {u: SeatClock(*v) for u, v in (await self.ctx.store.clocks(row.id)).items()} or None
+
+    def start(self, row: GameRow, game, state, seats) -> dict[str, SeatClock] | None:
+        speed = self.speed(row)
+        if speed is None:
+            return None
+        people = [s.user_id for s in seats if not s.is_bot]
+        return clock.starting(speed, people, [p for p in game.to_act(state) if p in people], self.ctx.clock())
+
+    async def change(self, row: GameRow, game, state, seats, moves) -> dict[str, SeatClock] | None:
+        """The clocks once ``moves`` lead from the stored ``row`` to ``state`` (None: untimed)."""
+        clocks = await self.clocks(row)
+        if clocks is None:
+            return None
+        people = {s.user_id for s in seats if not s.is_bot}
+        before = [p for p in row.waiting if p in clocks]
+        after = [p for p in (game.to_act(state) if game.result(state) is None else []) if p in people and p in clocks]
+        movers = {seat for seat, action, _line in moves if not action.startswith("#")}
+        undoer = next((seat for seat, action, _line in moves if action == UNDO), None)
+        hours = await self.hours(set(before) | set(after))
+        return clock.advance(self.speed(row), clocks, before, after, movers, undoer, hours, self.ctx.clock())
+
+    async def save(self, game_id: int, clocks: dict[str, SeatClock]) -> None:
+        await self.ctx.store.save_clocks(game_id, {u: (c.bank, c.since, c.credit) for u, c in clocks.items()})
+
+    # ----- a turn's timers ---------------------------------------------------------------------------------
+    @staticmethod
+    def reminder_due(acting: list[str], hours: dict[str, Hours], now: float, interval: float) -> float:
+        """The next reminder: ``interval`` from now, moved out of quiet hours; for a person in their quiet hours
+        now (so not mentioned now), the moment those end."""
+        return min(clock.awake_at(hours[p], now) if clock.is_quiet(hours[p], now)
+                   else clock.awake_at(hours[p], now + interval) for p in acting)
+
+    async def turn_timers(self, row: GameRow, game, state, seats, clocks: dict[str, SeatClock] | None,
+                          settings: Settings, now: float) -> list[tuple[str, float]]:
+        """The reminder and the deadline of the turn ``state`` waits for: the deadline is the moment the first
+        running bank empties, or for an untimed game the server's turn deadline (from the return of a person
+        away, if later)."""
+        people = {s.user_id for s in seats if not s.is_bot}
+        acting = [p for p in game.to_act(state) if p in people] if game.result(state) is None else []
+        if not acting:
+            return []
+        hours = await self.hours(acting)
+        timers = []
+        if settings.reminder_hours > 0:
+            timers.append(("reminder", self.reminder_due(acting, hours, now, settings.reminder_hours * H)))
+        if clocks is not None:
+            outs = [clock.runs_out(hours[p], clocks[p].since, clocks[p].bank)
+                    for p in acting if p in clocks and clocks[p].since is not None]
+            if outs:
+                timers.append(("deadline", min(outs)))
+        elif settings.deadline_hours > 0:
+            timers.append(("deadline", min(self.untimed_deadline(hours[p], now, settings) for p in acting)))
+        return timers
+
+    @staticmethod
+    def untimed_deadline(hours: Hours, start: float, settings: Settings) -> float:
+        away = hours.away_until if hours.away_until is not None and hours.away_until > start else None
+        return (away if away is not None else start) + settings.deadline_hours * H
+
+    async def left(self, row: GameRow, seat: str, now: float) -> float | None:
+        """The seconds left on ``seat``'s bank (None: untimed)."""
+        clocks = await self.clocks(row)
+        if clocks is None or seat not in clocks:
+            return None
+        return clock.left(clocks[seat], (await self.hours([seat]))[seat], now)
+
+    async def absent(self, row: GameRow, acting: list[str], now: float, settings: Settings):
+        """Past a deadline timer: (the people whose bank is empty, the next instant another runs out or None) for a
+        game played at a speed; for an untimed one, (those of ``acting`` not away, and for those away the turn
+        deadline counted from their return)."""
+        clocks = await self.clocks(row)
+        hours = await self.hours(acting)
+        if clocks is None:
+            away = [p for p in acting if hours[p].away_until and hours[p].away_until > now]
+            later = min((self.untimed_deadline(hours[p], now, settings) for p in away), default=None)
+            return [p for p in acting if p not in away], later
+        out, later = [], []
+        for p in acting:
+            c = clocks.get(p)
+            if c is None or c.since is None:
+                continue
+            if clock.left(c, hours[p], now) < EMPTY:
+                out.append(p)
+            else:
+                later.append(clock.runs_out(hours[p], c.since, c.bank))
+        return out, min(later) if later else None
+
+    # ----- what the table is told ----------------------------------------------------------------------------
+    async def turn_lines(self, row: GameRow, acting: list[str], now: float) -> list[str]:
+        """A line per person the game waits for, for a game at a speed: what is on their clock and when it runs
+        out (or that it is paused). Bank lengths are public: everyone at the table may know them."""
+        clocks = await self.clocks(row)
+        if clocks is None:
+            return []
+        people = [p for p in acting if p in clocks and clocks[p].since is not None]
+        hours = await self.hours(people)
+        names = self.ctx.text_names(row)
+        lines = []
+        for p in people:
+            h, c = hours[p], clocks[p]
+            rest = clock.left(c, h, now)
+            if rest < EMPTY:
+                lines.append(_("⌛ {name}: no time left on the clock.", name=names[p]))
+            elif h.away_until is not None and h.away_until > now:
+                lines.append(_("⏳ {name}: {time} on the clock, paused while away (back {back}).", name=names[p],
+                               time=bank_text(rest), back=when(h.away_until)))
+            elif clock.is_quiet(h, now):
+                lines.append(_("⏳ {name}: {time} on the clock, paused for their quiet hours (until {end}).",
+                               name=names[p], time=bank_text(rest), end=when(clock.awake_at(h, now))))
+            else:
+                lines.append(_("⏳ {name}: {time} on the clock; it runs out {end}.", name=names[p],
+                               time=bank_text(rest), end=when(clock.runs_out(h, c.since, c.bank))))
+        return lines
+
+    @speaks
+    async def game_clock(self, where: Where, user: User) -> Reply:
+        """The clocks of the channel's game: its speed, each person's bank, whose runs and until when."""
+        ctx = self.ctx
+        row = await ctx.store.latest_game(where.channel)
+        if row is None:
+            return Reply.fail(user.id, _("There is no game in this channel. Open one with `/game new`."))
+        speed = self.speed(row)
+        head = _("Speed: {speed}.", speed=speed_text(speed))
+        clocks = await self.clocks(row) if row.status != "lobby" else None
+        if clocks is None:
+            return Reply(game_id=row.id, private=[Private(user.id, head)])
+        now = ctx.clock()
+        names = ctx.text_names(row)
+        running = [p for p, c in clocks.items() if c.since is not None]
+        lines = [head] + await self.turn_lines(row, running, now)
+        for p, c in clocks.items():
+            if c.since is None and row.seat_of(p) is not None and not row.seat_of(p).is_bot:
+                lines.append(_("{name}: {time} on the clock, not running.", name=names.get(p, p),
+                               time=bank_text(c.bank)))
+        return Reply(game_id=row.id, private=[Private(user.id, "\n".join(lines))])
+
+    # ----- /notify: zone, quiet hours, away ----------------------------------------------------------------
+    @speaks_to(0)
+    async def set_hours(self, user: User, zone: str | None = None, quiet: str | None = None,
+                        away_days: float | str | None = None) -> Reply:
+        """Set the caller's time zone, quiet hours or away spell (each None: unchanged). Their running banks
+        are charged up to now under the hours that held, then the games waiting for them are re-timed; each
+        game they are away from is told. Bad input changes nothing and is answered in one line."""
+        ctx = self.ctx
+        now = ctx.clock()
+        self._hours.pop(user.id, None)             # this change starts from what is stored
+        old = (await self.hours([user.id]))[user.id]
+        try:
+            z = clock.parse_zone(zone) if zone is not None else old.zone
+            q = clock.parse_quiet(quiet) if quiet is not None else old.quiet
+            if away_days is not None:
+                try:
+                    days = float(away_days)
+                except (TypeError, ValueError):
+                    raise BadHours("away", away_days) from None
+                a = clock.parse_away(days, now)
+            else:
+                a = old.away_until if old.away_until is not None and old.away_until > now else None
+        except BadHours as e:
+            return Reply.fail(user.id, why_not(e))
+        new = Hours(z, q, a)
+        if new != old:
+            games = await ctx.store.games_of_user(user.id, ("running",))
+            for row in games:                       # charged under the old hours up to now
+                await self._settle(row, user.id, old, now)
+            await ctx.store.save_hours(user.id, z, q, a)
+            self._hours.pop(user.id, None)
+            for row in games:                       # then re-timed under the new ones
+                await self._retime(row, user, old, new, now)
+        return Reply(private=[Private(user.id, self.describe(new, now))])
+
+    def describe(self, h: Hours, now: float) -> str:
+        local = clock.local_time(h.zone, now)
+        parts = [_("Your time zone: {zone} (it is {time} there now).", zone=h.zone, time=local)]
+        parts.append(_("Quiet hours: {hours} — no mentions or direct messages then, and your clock stops.",
+                       hours=clock.quiet_text(h.quiet)) if h.quiet else
+                     _("Quiet hours: none (`/notify quiet:23:00-07:00` to set them)."))
+        if h.away_until is not None and h.away_until > now:
+            parts.append(_("Away until {back}: your clocks are paused and nobody is reminded of you.",
+                           back=when(h.away_until, "f")))
+        return "\n".join(parts)
+
+    async def _settle(self, row: GameRow, user_id: str, old: Hours, now: float) -> None:
+        async with self.ctx.lock(row.channel):
+            fresh = await self.ctx.store.game(row.id)
+            clocks = await self.clocks(fresh) if fresh and fresh.status == "running" else None
+            if clocks is None or user_id not in clocks or clocks[user_id].since is None:
+                return
+            clocks[user_id] = clock.settle(clocks[user_id], old, now)
+            await self.save(row.id, clocks)
+
+    async def _retime(self, row: GameRow, user: User, old: Hours, new: Hours, now: float) -> None:
+        ctx = self.ctx
+        async with ctx.lock(row.channel):
+            row = await ctx.store.game(row.id)
+            if row is None or row.status != "running" or row.state is None:
+                return
+            game, state = ctx.state_of(row)
+            going = new.away_until is not None and new.away_until != old.away_until
+            back = old.away_until is not None and old.away_until > now and new.away_until is None
+            if user.id not in game.to_act(state):       # a game waiting for others keeps its timers
+                if going or back:
+                    await self._tell_table(row, user, new)
+                return
+            settings = await ctx.settings(row.guild)
+            clocks = await self.clocks(row)
+            timers = [t for t in await self.turn_timers(row, game, state, row.seats, clocks, settings, now)
+                      if t[0] == "reminder" or clocks is not None]
+            if clocks is None:                  # untimed: the deadline stands, moved past an away spell
+                pending = [t for t in await ctx.store.pending_timers(row.id) if t.kind == "deadline"]
+                if pending:
+                    due = pending[0].due
+                    if new.away_until:
+                        due = max(due, self.untimed_deadline(new, now, settings))
+                    timers.append(("deadline", due))
+            await ctx.store.reset_timers(row.id, row.version, timers)
+            if going or back:
+                await self._tell_table(row, user, new)
+
+    async def _tell_table(self, row: GameRow, user: User, new: Hours) -> None:
+        """A game's channel hears that one of its players is away, or back (through the outbox)."""
+        from .scheduler import payload  # the outbox's form of a notice
+
+        ctx = self.ctx
+        with i18n.speaking(await ctx.locale_of(f"guild:{row.guild or ''}")), i18n.playing(row.game):
+            name = ctx.text_names(row).get(user.id, ctx.shown(user.name))
+            if new.away_until is not None:
+                text = _("🏖 {name} is away until {back}; their clock is paused and nobody reminds them.",
+                         name=name, back=when(new.away_until, "f"))
+            else:
+                text = _("{name} is back; their clock runs again.", name=name)
+            reply = Reply(text=text, game_id=row.id, version=row.version, status=row.status)
+        await ctx.store.add_outgoing(row.id, row.channel, payload(Notice(row.channel, reply)), ctx.clock())
+

@@ -1,0 +1,216 @@
+"""A fortnight at the table, simulated (issue #34): three people in three time zones, each with quiet hours,
+playing three games at three speeds through the table service on a clock moved by hand, one of them away
+for three days and another too busy to play for two; the scheduler fires what is due every quarter of an
+hour, as the bot's loop does.
+
+Everything the service does is checked against a computation of its own, made the slow obvious way: a
+person's quiet hours minute by minute with ``datetime`` in their zone, and each bank charged a minute at a time
+(never table/clock.py's arithmetic). ``Fortnight.run`` returns the figures: mentions and direct messages in
+someone's quiet hours (must be 0), bank checks and the largest difference from the computation by hand,
+moves, reminders, banks run out, games finished. tests/test_fortnight.py runs it in the process; the SIGKILL
+variant prepares a database with it for a real bot process.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from table import TableService, User, Where
+from table import clock as C
+
+MINUTE = 60
+STEP = 15 * MINUTE
+H = 3600
+DAY = 24 * H
+# people: (name, zone, quiet hours from, to in minutes)
+PEOPLE = (("ann", "America/New_York", 23 * 60, 7 * 60), ("bo", "Europe/Rome", 23 * 60, 7 * 60),
+          ("chi", "Asia/Tokyo", 0, 8 * 60))
+# tables: (channel suffix, speed, game)
+TABLES = (("fast", "fast", "wagara"), ("daily", "daily", "seikatsu"), ("relaxed", "relaxed", "mywuxing"))
+# a fortnight over both ends of summer time (Europe 25 October 2026, the United States 1 November 2026)
+START = datetime(2026, 10, 20, 0, tzinfo=UTC).timestamp()
+
+
+@dataclass
+class Figures:
+    steps: int = 0
+    moves: int = 0
+    mentions: int = 0
+    direct_messages: int = 0
+    quiet_violations: int = 0
+    bank_checks: int = 0
+    bank_max_difference: float = 0.0
+    reminders: int = 0
+    banks_run_out: int = 0
+    games_finished: int = 0
+    away_spells: int = 0
+    notices: list = field(default_factory=list, repr=False)
+
+
+class Person:
+    def __init__(self, user: User, zone: str, quiet_from: int, quiet_to: int):
+        self.user, self.zone, self.quiet = user, ZoneInfo(zone), (quiet_from, quiet_to)
+        self.zone_name = zone
+        self.away: tuple[float, float] | None = None
+
+    def asleep(self, t: float) -> bool:
+        """Quiet hours or away at ``t``, read off the wall clock in their zone (no table/clock.py)."""
+        if self.away and self.away[0] <= t < self.away[1]:
+            return True
+        local = datetime.fromtimestamp(t, self.zone)
+        m = local.hour * 60 + local.minute
+        a, b = self.quiet
+        return a <= m < b if a < b else (m >= a or m < b)
+
+    def playing(self, start: float, end: float) -> float:
+        """Playing seconds in [start, end), a minute at a time (instants fall on whole minutes)."""
+        return sum(MINUTE for t in range(int(start), int(end), MINUTE) if not self.asleep(t))
+
+
+class Fortnight:
+    def __init__(self, svc: TableService, clock, users: list[User], channels: list[str], guild: str,
+                 seed: int = 34, days: float = 14, away=(2, 5 * DAY + 12 * H, 3)):
+        self.svc, self.clock, self.guild, self.days = svc, clock, guild, days
+        self.people = [Person(u, z, a, b) for u, (_n, z, a, b) in zip(users, PEOPLE, strict=True)]
+        self.by_id = {p.user.id: p for p in self.people}
+        self.tables = [(Where(ch, guild), speed, game) for ch, (_s, speed, game) in zip(channels, TABLES, strict=True)]
+        self.rng = random.Random(seed)
+        self.away_plan = away              # (person index, when from the start, days)
+        self.fig = Figures()
+        self.ref: dict[str, dict] = {}     # channel → {game id, log length, banks by hand, running, speed}
+
+    # ----- checks ------------------------------------------------------------------------------------------
+    def heard(self, users, kind: str) -> None:
+        now = self.clock()
+        for u in users:
+            if kind == "mention":
+                self.fig.mentions += 1
+            else:
+                self.fig.direct_messages += 1
+            if u in self.by_id and self.by_id[u].asleep(now):
+                self.fig.quiet_violations += 1
+
+    def replied(self, reply) -> None:
+        self.heard(reply.mention, "mention")
+
+    def noticed(self, notices) -> None:
+        for n in notices:
+            self.fig.notices.append(n)
+            self.heard(n.reply.mention, "mention")
+            self.heard([p.user for p in n.dm], "dm")
+            text = n.reply.text or ""
+            self.fig.reminders += "Reminder" in text
+            self.fig.banks_run_out += "ran out of time" in text
+
+    # ----- the banks by hand -------------------------------------------------------------------------------
+    async def sync(self, where: Where, speed: str) -> None:
+        """Follow a table's change in the computation by hand: a person the game stops waiting for keeps what
+        was left (never below 0) and, if they moved, gains the increment up to the cap; a person it begins to
+        wait for runs."""
+        store, sp = self.svc.store, C.SPEEDS[speed]
+        row = await store.latest_game(where.channel)
+        if row is None or row.state is None:
+            return
+        ref = self.ref.get(where.channel)
+        if ref is None or ref["id"] != row.id:
+            ref = self.ref[where.channel] = {"id": row.id, "log": 0, "left": dict.fromkeys(self.by_id, sp.bank),
+                                             "running": set()}
+        entries = await store.log(row.id, offset=ref["log"])
+        ref["log"] += len(entries)
+        movers = {e.seat for e in entries if not e.action.startswith("#")}
+        waiting = set(row.waiting) & set(self.by_id) if row.status == "running" else set()
+        for p in list(ref["running"]):
+            if p not in waiting:
+                rest = max(0.0, ref["left"][p])
+                ref["left"][p] = min(sp.cap, rest + sp.increment) if p in movers else rest
+                ref["running"].discard(p)
+        ref["running"] |= waiting
+
+    def charge(self, start: float, end: float) -> None:
+        for ref in self.ref.values():
+            for p in ref["running"]:
+                ref["left"][p] -= self.by_id[p].playing(start, end)
+
+    async def compare(self) -> None:
+        now = self.clock()
+        for where, _speed, _game in self.tables:
+            ref = self.ref.get(where.channel)
+            row = await self.svc.store.latest_game(where.channel)
+            if ref is None or row is None or row.status != "running" or row.id != ref["id"]:
+                continue
+            stored = await self.svc.store.clocks(row.id)
+            hours = await self.svc.timekeeping.hours(list(stored))
+            for p, values in stored.items():
+                left = C.left(C.SeatClock(*values), hours[p], now)
+                self.fig.bank_checks += 1
+                self.fig.bank_max_difference = max(self.fig.bank_max_difference, abs(left - ref["left"][p]))
+
+    # ----- the fortnight ----------------------------------------------------------------------------------
+    async def open(self, where: Where, speed: str, game: str) -> None:
+        first, *others = [p.user for p in self.people]
+        assert (await self.svc.open_table(where, first, game, {"speed": speed})).ok
+        for u in others:
+            assert (await self.svc.join(where, u)).ok
+        self.replied(await self.svc.start(where, first))
+        await self.sync(where, speed)
+
+    async def setup(self) -> None:
+        svc = self.svc
+        await svc.change_settings(self.guild, self.people[0].user, True, deadline_action="skip")
+        for p, (_n, zone, a, b) in zip(self.people, PEOPLE, strict=True):
+            quiet = f"{a // 60:02d}:{a % 60:02d}-{b // 60:02d}:{b % 60:02d}"
+            assert (await svc.set_hours(p.user, zone, quiet)).ok
+            await svc.set_notify(p.user, True)
+        for where, speed, game in self.tables:
+            await self.open(where, speed, game)
+
+    async def step(self) -> None:
+        svc, now = self.svc, self.clock()
+        self.noticed(await svc.due())
+        for where, speed, _game in self.tables:
+            await self.sync(where, speed)
+        who, start_after, days = self.away_plan
+        person = self.people[who]
+        if person.away is None and now >= self.start + start_after:
+            person.away = (now, now + days * DAY)
+            assert (await svc.set_hours(person.user, away_days=days)).ok
+            self.fig.away_spells += 1
+            for where, speed, _game in self.tables:
+                await self.sync(where, speed)
+        for i, p in enumerate(self.people):
+            if p.asleep(now) or self.rng.random() > 0.12:     # awake, they look in every two hours or so
+                continue
+            if i == 0 and self.start + 9 * DAY <= now < self.start + 11 * DAY:
+                continue                                      # Ann is busy two days: her fast bank runs out
+            for where, speed, game in self.tables:
+                for _ in range(30):                          # a whole turn of several steps
+                    actions = await svc.legal(where, p.user)
+                    if not actions:
+                        break
+                    reply = await svc.act(where, p.user, self.rng.choice(actions))
+                    assert reply.ok, reply.private
+                    self.fig.moves += 1
+                    self.replied(reply)
+                    await self.sync(where, speed)
+                row = await svc.store.latest_game(where.channel)
+                if row.status == "finished":
+                    self.fig.games_finished += 1
+                    await self.open(where, speed, game)
+
+    async def run(self, until: float | None = None) -> Figures:
+        self.start = self.clock()
+        await self.setup()
+        end = until if until is not None else self.start + self.days * DAY
+        while self.clock() < end:
+            await self.step()
+            before = self.clock()
+            self.clock.now = before + STEP
+            self.charge(before, self.clock())
+            self.fig.steps += 1
+            if self.fig.steps % 16 == 0:
+                await self.compare()
+        await self.compare()
+        return self.fig

@@ -1,0 +1,327 @@
+"""Clocks across days (issue #34): the bank arithmetic of table/clock.py against computations by hand (quiet
+hours over zoneinfo, summer time, away spells), and the table service with speeds, time zones, quiet hours and
+time away — banks stored and charged only in playing hours, deadlines when a bank empties, nobody mentioned in
+their quiet hours, bad input refused in one line."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+import tests.tinygame  # noqa: F401
+from console.table import console_times
+from store import Store
+from store.shards import Shards
+from table import TableService, User, Where
+from table import clock as C
+from table.clock import DAY, H, Hours, SeatClock
+from table.replies import when, with_times
+from tests.support import Clock, err, started
+
+HERE = Where("chan", guild="g")
+ALICE, BOB, CY = User("111", "Alice"), User("222", "Bob"), User("333", "Cy")
+
+
+def at(*args) -> float:
+    return datetime(*args, tzinfo=UTC).timestamp()
+
+
+# ----- the arithmetic, by hand ------------------------------------------------------------------------------
+ROME = Hours("Europe/Rome", (23 * 60, 7 * 60))
+NEW_YORK = Hours("America/New_York", (22 * 60, 6 * 60))
+TOKYO = Hours("Asia/Tokyo", (0, 8 * 60))
+
+
+def test_quiet_hours_are_local_and_follow_summer_time():
+    # Rome, the night summer time starts (29 March 2026, 02:00 CET → 03:00 CEST): 23:00 CET = 22:00 UTC to
+    # 07:00 CEST = 05:00 UTC, seven hours; the next night 23:00 CEST = 21:00 UTC to 05:00 UTC, eight hours
+    assert C.excluded(ROME, at(2026, 3, 28, 12), at(2026, 3, 30, 12)) == [
+        (at(2026, 3, 28, 22), at(2026, 3, 29, 5)), (at(2026, 3, 29, 21), at(2026, 3, 30, 5))]
+    assert C.playing_seconds(ROME, at(2026, 3, 28, 12), at(2026, 3, 30, 12)) == (48 - 7 - 8) * H
+    # New York, the night summer time ends (1 November 2026, 02:00 EDT → 01:00 EST): 22:00 EDT = 02:00 UTC to
+    # 06:00 EST = 11:00 UTC, nine hours
+    assert C.excluded(NEW_YORK, at(2026, 11, 1, 0), at(2026, 11, 1, 12)) == [(at(2026, 11, 1, 2), at(2026, 11, 1, 11))]
+    # Tokyo (no summer time): 00:00-08:00 JST is 15:00-23:00 UTC the day before
+    assert C.excluded(TOKYO, at(2026, 6, 1, 12), at(2026, 6, 2, 12)) == [(at(2026, 6, 1, 15), at(2026, 6, 1, 23))]
+
+
+def test_a_bank_runs_out_counting_playing_hours_only():
+    # 24 h from Saturday 12:00 UTC in Rome: 10 h to 22:00, quiet until 05:00, then 14 h more: Sunday 19:00 UTC
+    assert C.runs_out(ROME, at(2026, 3, 28, 12), 24 * H) == at(2026, 3, 29, 19)
+    # within the same stretch of playing hours
+    assert C.runs_out(ROME, at(2026, 3, 28, 12), 3 * H) == at(2026, 3, 28, 15)
+    # a bank that starts in quiet hours starts counting when they end: 05:00 UTC + 2 h
+    assert C.runs_out(ROME, at(2026, 3, 29, 1), 2 * H) == at(2026, 3, 29, 7)
+    # 120 h (the relaxed cap) from Monday 00:00 UTC in Tokyo: 16 h a day from 23:00 UTC: day 1 gives 15 h
+    # (00:00-15:00), then 16 h a day: 15 + 16·6 = 111 at Sunday 23:00, 9 h more is Monday 08:00 UTC
+    assert C.runs_out(TOKYO, at(2026, 6, 1, 0), 120 * H) == at(2026, 6, 8, 8)
+    assert C.runs_out(ROME, at(2026, 3, 28, 12), 0) == at(2026, 3, 28, 12)
+
+
+def test_an_away_spell_stops_the_bank_and_the_mentions():
+    away = Hours("Europe/Rome", (23 * 60, 7 * 60), away_until=at(2026, 5, 4, 12))
+    start = at(2026, 5, 1, 12)
+    assert C.playing_seconds(away, start, at(2026, 5, 4, 12)) == 0
+    assert C.is_quiet(away, at(2026, 5, 2, 15)) and not C.is_quiet(away, at(2026, 5, 4, 12))
+    # back at 12:00 UTC (14:00 CEST): 6 h to 21:00 UTC (23:00 CEST)
+    assert C.runs_out(away, start, 6 * H) == at(2026, 5, 4, 18)
+    assert C.awake_at(away, start) == at(2026, 5, 4, 12)
+    # at 22:00 UTC Rome sleeps (00:00 CEST) until 05:00 UTC (07:00 CEST)
+    assert C.awake_at(ROME, at(2026, 5, 1, 22)) == at(2026, 5, 2, 5)
+    assert C.awake_at(ROME, at(2026, 5, 1, 12)) == at(2026, 5, 1, 12)
+
+
+def test_fischer_banks_with_a_cap_and_an_undo_that_takes_the_increment_back():
+    fast = C.SPEEDS["fast"]                         # 6 h, +3 h a move, at most 12 h
+    t0 = at(2026, 5, 1, 8)
+    clocks = C.starting(fast, ["a", "b"], ["a"], t0)
+    assert clocks == {"a": SeatClock(6 * H, t0), "b": SeatClock(6 * H)}
+    # a plays after 2 h (Rome is awake 06:00-21:00 UTC in May): 4 h left + 3 h = 7 h; b starts running
+    clocks = C.advance(fast, clocks, ["a"], ["b"], {"a"}, None, {"a": ROME}, t0 + 2 * H)
+    assert clocks["a"] == SeatClock(7 * H, None, 3 * H) and clocks["b"] == SeatClock(6 * H, t0 + 2 * H)
+    # b plays at once: 6 h + 3 h = 9 h, then a answers in a minute: 7 h - 1 min + 3 h = 10 h - 1 min
+    clocks = C.advance(fast, clocks, ["b"], ["a"], {"b"}, None, {}, t0 + 2 * H)
+    clocks = C.advance(fast, clocks, ["a"], ["b"], {"a"}, None, {"a": ROME}, t0 + 2 * H + 60)
+    assert clocks["a"].bank == 10 * H - 60
+    # … and the cap: b at 9 h + 3 h = 12 h, a move more stays at 12 h
+    clocks = C.advance(fast, clocks, ["b"], ["a"], {"b"}, None, {}, t0 + 2 * H + 60)
+    assert clocks["b"] == SeatClock(12 * H, None, 3 * H)
+    clocks = C.advance(fast, clocks, ["a"], ["b"], {"a"}, None, {"a": ROME}, t0 + 2 * H + 60)
+    clocks = C.advance(fast, clocks, ["b"], ["a"], {"b"}, None, {}, t0 + 2 * H + 60)
+    assert clocks["b"] == SeatClock(12 * H, None, 0.0)
+    # b takes its move back: the increment it earned (none, at the cap) is taken back; a's clock stops, uncredited
+    clocks = C.advance(fast, clocks, ["a"], ["b"], set(), "b", {}, t0 + 3 * H)
+    assert clocks["b"] == SeatClock(12 * H, t0 + 3 * H) and clocks["a"].since is None
+    # an empty bank earns the increment when a computer plays for its owner: 0 + 3 h
+    late = C.advance(fast, {"a": SeatClock(1 * H, t0)}, ["a"], [], {"a"}, None, {"a": ROME}, t0 + 5 * H)
+    assert late["a"].bank == 3 * H
+
+
+def test_what_people_type_is_read_or_refused():
+    assert C.parse_zone("europe/rome") == "Europe/Rome" and C.parse_zone("UTC") == "UTC"
+    assert C.parse_quiet("23:00-07:00") == (23 * 60, 7 * 60) and C.parse_quiet("23-7") == (23 * 60, 7 * 60)
+    assert C.parse_quiet("off") is None
+    assert C.parse_away(3, 100.0) == 100.0 + 3 * DAY and C.parse_away(0, 100.0) is None
+    for bad, why in (("Mars/Base", "zone"), ("../etc/passwd", "zone"), ("", "zone")):
+        with pytest.raises(C.BadHours) as e:
+            C.parse_zone(bad)
+        assert e.value.args[0] == why
+    for bad, why in (("8-8", "whole_day"), ("00:00-24:00", "whole_day"), ("20-10", "too_long"), ("25-3", "quiet"),
+                     ("late", "quiet")):
+        with pytest.raises(C.BadHours) as e:
+            C.parse_quiet(bad)
+        assert e.value.args[0] == why
+    with pytest.raises(C.BadHours):
+        C.parse_away(15, 0.0)
+
+
+def test_instants_are_marked_and_each_front_end_writes_them():
+    from cogs.ui import timed
+
+    text = f"runs out {when(1_800_003_600)}, back {when(1_800_086_400, 'f')}"
+    assert timed(text) == "runs out <t:1800003600:R>, back <t:1800086400:f>"
+    shown = console_times(text, 1_800_000_000)
+    assert "2027-01-15 09:00 UTC (in 1 hour" in shown or "UTC (in 6" in shown or "(in 60 minutes)" in shown
+    assert "<t:" not in shown and "\u27e6" not in shown
+    assert with_times("no instants", str) == "no instants"
+
+
+# ----- the service -------------------------------------------------------------------------------------------
+START = at(2026, 5, 4, 8)         # a Monday, 10:00 in Rome, 17:00 in Tokyo
+CLOCK_START = START               # tests/test_stores.py runs these tests again on PostgreSQL from here
+
+
+@pytest.fixture
+def clock():
+    return Clock(START)
+
+
+async def clocked(svc, speed="fast", *users):
+    r = await started(svc, *(users or (ALICE, BOB)), options={"speed": speed})
+    return r
+
+
+async def test_a_speed_gives_each_person_a_bank_stored_and_charged_by_moves(svc, clock):
+    r = await clocked(svc)
+    gid = r.game_id
+    assert await svc.store.clocks(gid) == {"111": (6 * H, START, 0.0), "222": (6 * H, START, 0.0)}   # both bid
+    assert "6 h 0 min on the clock" in r.text and "\u27e6t:" in r.text           # the instant, marked
+    clock.now += 2 * H
+    await svc.act(HERE, ALICE, "bid 1")
+    assert (await svc.store.clocks(gid))["111"] == (7 * H, None, 3 * H)          # 6 - 2 + 3
+    deadline = next(t for t in await svc.store.pending_timers(gid) if t.kind == "deadline")
+    assert deadline.due == START + 6 * H                                          # Bob's bank empties then
+    # a new service on the same database (a restart) finds the banks where they were
+    again = TableService(svc.store, clock=clock, render=False)
+    lines = (await again.game_clock(HERE, CY)).private[0].text
+    assert "fast" in lines and "Alice: 7 h 0 min on the clock, not running" in lines and "Bob: 4 h 0 min" in lines
+
+
+async def test_unknown_speed_and_a_speed_change_after_the_start_are_refused(svc, clock):
+    assert "There is no speed 'lightning'" in err(await svc.open_table(HERE, ALICE, "pebbles", {"speed": "lightning"}))
+    assert await svc.store.open_game("chan") is None
+    assert (await svc.open_table(HERE, ALICE, "pebbles")).ok
+    assert "There is no speed 'blitz'. Speeds: untimed, fast, daily, relaxed." in err(
+        await svc.set_option(HERE, ALICE, "speed", "blitz"))
+    assert "speed" not in (await svc.store.open_game("chan")).options
+    assert (await svc.set_option(HERE, ALICE, "speed", "Daily")).ok
+    assert (await svc.join(HERE, BOB)).ok and (await svc.start(HERE, ALICE)).ok
+    assert "already started" in err(await svc.set_option(HERE, ALICE, "speed", "fast"))
+    assert (await svc.store.open_game("chan")).options["speed"] == "daily"
+
+
+async def test_bad_hours_are_one_line_and_change_nothing(svc, clock):
+    assert (await svc.set_hours(BOB, "Asia/Tokyo", "23:00-07:00")).ok
+    before = await svc.store.hours_of(["222"])
+    for kwargs, said in (({"zone": "Mars/Base"}, "There is no time zone 'Mars/Base'"),
+                         ({"quiet": "08:00-08:00"}, "cannot cover the whole day"),
+                         ({"quiet": "20:00-10:00"}, "at most 12 hours a day"),
+                         ({"quiet": "later"}, "Write quiet hours as from-to"),
+                         ({"away_days": 15}, "0 (back now) to 14 days"),
+                         ({"away_days": "soon"}, "0 (back now) to 14 days"),
+                         ({"zone": "Europe/Rome", "away_days": 30}, "0 (back now) to 14 days")):
+        text = err(await svc.set_hours(BOB, **kwargs))
+        assert said in text and "\n" not in text
+        assert await svc.store.hours_of(["222"]) == before
+
+
+async def test_the_bank_stops_in_quiet_hours_and_the_deadline_follows(svc, clock):
+    await svc.set_hours(BOB, "Asia/Tokyo", "23:00-07:00")        # 14:00-22:00 UTC quiet
+    r = await clocked(svc)
+    await svc.act(HERE, ALICE, "bid 1")
+    # Bob's 6 h from 08:00 UTC: 08:00-14:00 is exactly 6 h of his playing hours
+    deadline = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "deadline")
+    assert deadline.due == START + 6 * H
+    clock.now = START + 5 * H            # 13:00 UTC: he bids with an hour left → 1 h + 3 h; Alice (tie) decides
+    await svc.act(HERE, BOB, "bid 1")
+    assert (await svc.store.clocks(r.game_id))["222"] == (4 * H, None, 3 * H)
+    assert (await svc.store.open_game("chan")).waiting == ["111"]
+    clock.now = START + 5.5 * H          # Alice keeps the die and both bid again: her clock runs on from 13:00
+    await svc.act(HERE, ALICE, "keep")
+    clocks = await svc.store.clocks(r.game_id)
+    assert clocks["111"] == (9 * H, START + 5 * H, 3 * H) and clocks["222"] == (4 * H, START + 5.5 * H, 3 * H)
+    # Alice's 9 h end at 22:00 UTC; Bob's 4 h: half an hour to 14:00, then 3.5 h from 22:00, 01:30
+    deadline = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "deadline")
+    assert deadline.due == at(2026, 5, 4, 22)
+    assert C.runs_out(Hours("Asia/Tokyo", (23 * 60, 7 * 60)), START + 5.5 * H, 4 * H) == at(2026, 5, 5, 1, 30)
+
+
+async def test_nobody_is_mentioned_or_reminded_in_quiet_hours_but_when_they_wake(svc, clock):
+    await svc.set_notify(BOB, True)
+    await svc.set_hours(BOB, "Asia/Tokyo", "23:00-07:00")        # 14:00-22:00 UTC quiet
+    clock.now = at(2026, 5, 4, 15)                                # Bob sleeps
+    r = await clocked(svc, "daily")
+    assert r.mention == ["111"]                                   # Alice only
+    clock.now += 60
+    r = await svc.act(HERE, ALICE, "bid 1")
+    assert r.mention == []                                        # Bob's turn, but he sleeps
+    assert "paused for their quiet hours" in r.text
+    reminder = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "reminder")
+    assert reminder.due == at(2026, 5, 4, 22)                     # when he wakes
+    clock.now = at(2026, 5, 4, 21, 59)
+    assert await svc.due() == []
+    clock.now = at(2026, 5, 4, 22)
+    (n,) = await svc.due()
+    assert n.reply.mention == ["222"] and [p.user for p in n.dm] == ["222"]
+
+
+async def test_untimed_reminders_wait_for_the_end_of_quiet_hours(svc, clock):
+    await svc.set_hours(BOB, "Europe/Rome", "23:00-07:00")        # 21:00-05:00 UTC in May
+    clock.now = at(2026, 5, 4, 18)
+    await started(svc, ALICE, BOB)
+    await svc.act(HERE, ALICE, "bid 1")
+    reminder = next(t for t in await svc.store.pending_timers() if t.kind == "reminder")
+    assert reminder.due == at(2026, 5, 5, 5)                      # 22:00 UTC would be in his night
+    deadline = next(t for t in await svc.store.pending_timers() if t.kind == "deadline")
+    assert deadline.due == at(2026, 5, 5, 18)                     # untimed: the server's 24 h, as before
+
+
+async def test_an_empty_bank_is_past_the_deadline(svc, clock):
+    r = await clocked(svc)
+    await svc.act(HERE, ALICE, "bid 1")
+    clock.now = START + 5 * H
+    assert "Bob still has 1 h 0 min on the clock" in err(await svc.skip(HERE, ALICE, "222"))
+    clock.now = START + 6 * H
+    notices = await svc.due()
+    offer = next(n for n in notices if n.reply.offer)
+    assert "Bob ran out of time on the clock" in offer.reply.text and offer.reply.offer.absent == ["222"]
+    r = await svc.skip(HERE, ALICE, "222", version=offer.reply.version)
+    assert r.ok
+    assert (await svc.store.clocks(r.game_id))["222"][0] == 3 * H   # a computer's move earns him 3 h
+
+
+async def test_past_an_empty_bank_the_server_may_have_a_computer_play(svc, clock):
+    await svc.change_settings("g", ALICE, True, deadline_action="skip")
+    r = await clocked(svc)
+    await svc.act(HERE, ALICE, "bid 1")
+    clock.now = START + 6 * H + 1
+    notices = await svc.due()
+    assert any("Bob ran out of time on the clock: a computer played for them" in n.reply.text for n in notices)
+    assert (await svc.store.clocks(r.game_id))["222"][0] == 3 * H
+
+
+async def test_away_pauses_the_bank_tells_the_table_and_comes_back(svc, clock):
+    r = await clocked(svc)
+    await svc.act(HERE, ALICE, "bid 1")
+    clock.now = START + 2 * H
+    reply = await svc.set_hours(BOB, away_days=3)
+    assert reply.ok and "Away until" in reply.private[0].text
+    assert (await svc.store.clocks(r.game_id))["222"] == (4 * H, START + 2 * H, 0.0)    # charged, then paused
+    deadline = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "deadline")
+    assert deadline.due == START + 2 * H + 3 * DAY + 4 * H
+    told = await svc.outbox()
+    assert any("Bob is away until" in n.reply.text and "\u27e6t:" in n.reply.text for n in told)
+    clock.now = START + 3 * H
+    status = await svc.status(HERE, CY)
+    assert "paused while away" in status.text
+    assert (await svc.set_hours(BOB, away_days=0)).ok                      # back early
+    assert any("Bob is back" in n.reply.text for n in await svc.outbox())
+    deadline = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "deadline")
+    assert deadline.due == START + 3 * H + 4 * H
+
+
+async def test_away_postpones_an_untimed_deadline(svc, clock):
+    await started(svc, ALICE, BOB)
+    await svc.act(HERE, ALICE, "bid 1")
+    clock.now = START + 2 * H
+    await svc.set_hours(BOB, away_days=2)
+    deadline = next(t for t in await svc.store.pending_timers() if t.kind == "deadline")
+    assert deadline.due == START + 2 * H + 2 * DAY + 24 * H
+    clock.now = START + 24 * H + 1                       # no reminder, no deadline while he is away
+    said = [n.reply.text for n in await svc.due()]
+    assert len(said) == 1 and "Bob is away until" in said[0]
+
+
+async def test_changing_hours_charges_the_running_bank_under_the_old_ones_first(svc, clock):
+    r = await clocked(svc, "daily")
+    await svc.act(HERE, ALICE, "bid 1")
+    clock.now = START + 3 * H                      # 3 h of Bob's (no quiet hours yet) are gone
+    await svc.set_hours(BOB, "Asia/Tokyo", "23:00-07:00")
+    assert (await svc.store.clocks(r.game_id))["222"] == (21 * H, START + 3 * H, 0.0)
+    clock.now = at(2026, 5, 4, 22)                 # 11:00-14:00 UTC count (3 h), 14:00-22:00 do not
+    assert "Bob: 18 h 0 min" in (await svc.game_clock(HERE, ALICE)).private[0].text
+
+
+async def test_a_shard_fires_only_its_servers_clocks(tmp_path, clock):
+    guild = str(1 << 22)                           # shard 1 of 2
+    async with Store(tmp_path / "s.db") as store:
+        svc = TableService(store, clock=clock, render=False)
+        where = Where("c1", guild=guild)
+        assert (await svc.open_table(where, ALICE, "pebbles", {"speed": "fast"})).ok
+        assert (await svc.join(where, BOB)).ok and (await svc.start(where, ALICE)).ok
+    due = START + 7 * H
+    async with Store(tmp_path / "s.db", shards=Shards(2, (0,))) as other:
+        assert await other.due_timers(due) == []
+    async with Store(tmp_path / "s.db", shards=Shards(2, (1,))) as mine:
+        assert {t.kind for t in await mine.due_timers(due)} == {"reminder", "deadline"}
+
+
+async def test_the_console_prints_instants_in_utc(tmp_path):
+    from tests.support import run_console
+
+    out = await run_console(tmp_path, "alice@t /game new game:pebbles speed:fast\nbob@t /game join\n"
+                                      "alice@t /game start\nalice@t /game clock\nbob@t /notify zone:Mars/Base\n"
+                                      "bob@t /notify zone:asia/tokyo quiet:23:00-07:00\nbob@t /notify away_days:3\n")
+    assert "6 h 0 min on the clock; it runs out" in out and " UTC (in " in out and "\u27e6" not in out
+    assert "There is no time zone 'Mars/Base'" in out and "Asia/Tokyo" in out and "Away until" in out

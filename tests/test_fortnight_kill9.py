@@ -1,0 +1,74 @@
+"""The fortnight (tests/fortnight.py) with a real bot process killed with SIGKILL while it sends what the
+clocks made due: every bank that ran out is announced exactly once (none lost, none shown twice), nobody is
+mentioned in their quiet hours, and Discord gets its own timestamps (<t:…:R>) for the clocks' instants."""
+
+from __future__ import annotations
+
+import re
+import signal
+import sqlite3
+import time
+
+from store import Store
+from table import TableService, User
+from tests.fakediscord import FakeDiscord
+from tests.fortnight import DAY, Fortnight
+from tests.support import Clock
+from tests.test_faults import notices, run_bot
+
+
+def owed(db) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+    finally:
+        con.close()
+
+
+def ran_out(fake, channels) -> dict[int, int]:
+    return {ch.id: sum("ran out of time" in t for t in notices(fake, ch)) for ch in channels}
+
+
+async def test_kill_9_while_the_clocks_fire_loses_nothing_and_sends_nothing_twice(tmp_path):
+    async with FakeDiscord(channels=["fast", "daily", "relaxed"]) as fake:
+        channels = [fake.channel(n) for n in ("fast", "daily", "relaxed")]
+        users = [User(str(fake.user(n).id), n.title()) for n in ("ann", "bo", "chi")]
+        db = tmp_path / "bot.db"
+        # a fortnight that ended eleven days ago: every bank still running has run out since (the longest,
+        # relaxed's 120 h, takes under eight days of anyone's playing hours)
+        clock = Clock((time.time() - 25 * DAY) // 3600 * 3600)        # on the hour: the minutes by hand are exact
+        async with Store(db) as store:
+            svc = TableService(store, clock=clock, render=False)
+            svc.ai_options = {"iterations": 5}
+            sim = Fortnight(svc, clock, users, [str(c.id) for c in channels], "fortnight-guild")
+            fig = await sim.run()
+            assert fig.quiet_violations == 0 and fig.bank_max_difference < 1e-6
+            waiting = {str(c.id) for c in channels if (await store.open_game(str(c.id))).status == "running"}
+            due = await store.due_timers(time.time())
+            assert {str((await store.game(t.game_id)).channel) for t in due if t.kind == "deadline"} == waiting
+        before = {c.id: len(notices(fake, c)) for c in channels}
+
+        def done() -> bool:
+            return all(n >= 1 for cid, n in ran_out(fake, channels).items() if str(cid) in waiting)
+
+        # dies before its second post, then just after Discord took the second post of the next run
+        assert await run_bot(fake, db, "post:2", lambda: False) == -signal.SIGKILL
+        assert await run_bot(fake, db, "sent:2", lambda: False) == -signal.SIGKILL
+        # the clean run goes on until what the killed runs owed has left the outbox (the post Discord took
+        # just before the kill goes again, with its nonce)
+        assert await run_bot(fake, db, None, lambda: done() and owed(db) == 0) == 0
+        counts = ran_out(fake, channels)
+        lost = sum(1 for cid, n in counts.items() if str(cid) in waiting and n == 0)
+        duplicated = sum(n - 1 for n in counts.values() if n > 1)
+        print(f"fortnight: {fig}; SIGKILL: {len(waiting)} banks ran out, lost {lost}, duplicated {duplicated}")
+        assert lost == 0 and duplicated == 0, [[(m.nonce, m.content[:70]) for m in fake.messages(c)] for c in channels]
+        async with Store(db) as store:
+            assert await store.outgoing() == [] and await store.due_timers(time.time()) == []
+        sent = [m for c in channels for m in fake.messages(c)[before[c.id]:] if m.author.id == fake.bot_user.id]
+        now = time.time()
+        for m in sent:                       # nobody mentioned in their quiet hours
+            for uid in re.findall(r"<@(\d+)>", m.content):
+                assert not sim.by_id[uid].asleep(now), m.content
+            assert "\u27e6" not in m.content
+        assert any("<t:" in m.content for m in sent)
+        assert not fake.errors

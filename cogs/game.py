@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ class Answer:
 
 
 # an ended game's follow-ups (table.replies.after_game) → their buttons
-FOLLOW_UPS = {"rematch": ui.RematchButton, "review": ui.ReviewButton}
+FOLLOW_UPS = {"rematch": ui.RematchButton, "review": ui.ReviewButton, "analysis": ui.AnalysisButton}
 
 REVIEW_NAVS = ("f", "p", "n", "l", "r", "j", "s")     # see cogs/ui.py: which review button was clicked
 
@@ -69,10 +70,13 @@ class GameCog(commands.Cog):
     def __init__(self, bot: commands.Bot, service: TableService):
         self.bot = bot
         self.service = service
+        self._following: set[asyncio.Task] = set()      # analyses whose messages are being edited
         service.learning.label = ui.action_text       # learn mode's tips name moves as the buttons do
+        service.analyses.label = ui.action_text       # and so does an analysis
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
                             "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon,
-                            "d": self.on_deadline, "r": self.on_rematch, "w": self.on_review})
+                            "d": self.on_deadline, "r": self.on_rematch, "w": self.on_review,
+                            "n": self.on_analysis})
 
     # ----- sending -----------------------------------------------------------------------------------------
     async def components(self, reply: Reply) -> discord.ui.View | None:
@@ -435,6 +439,55 @@ class GameCog(commands.Cog):
             return []
         return [app_commands.Choice(name=text[:100], value=gid) for gid, text in games]
 
+    @game.command(name="analysis", description="Where an ended game was won: each player's turning points "
+                                               "(only you see this)")
+    @app_commands.describe(game="An ended game of this server (this channel's last unless you choose one)")
+    async def analysis(self, interaction: discord.Interaction, game: int | None = None):
+        await self.analysed(interaction, game)
+
+    @analysis.autocomplete("game")
+    async def analysis_game_complete(self, interaction: discord.Interaction, current: str):
+        return await self.review_game_complete(interaction, current)
+
+    async def analysed(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """Answer with the analysis, privately; one under way edits that answer in place with its progress,
+        then with the result (in the background: the interaction is free meanwhile)."""
+        user, where = who(interaction)
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True, ephemeral=True)   # a message of its own to edit
+            interaction.extras["deferred"] = "private"
+            observe.answered(interaction)
+        ticket = []
+
+        async def work():
+            reply = await self.service.analysis(where, user, game_id)
+            if reply.analysis is not None:
+                ticket.append(reply.analysis)
+            return reply
+
+        await self.guarded(interaction, work, private=True)
+        if ticket:
+            task = asyncio.get_running_loop().create_task(self.progress(interaction, user, ticket[0]))
+            self._following.add(task)
+            task.add_done_callback(self._following.discard)
+
+    async def progress(self, interaction: discord.Interaction, user: User, ticket) -> None:
+        """Edit the requester's message with each step of an analysis under way, then its result."""
+        try:
+            async for update in self.service.analyses.follow(ticket, user):
+                await update.render()
+                parts = update.private_for(user.id)
+                if not parts:
+                    continue
+                p = parts[0]
+                await interaction.edit_original_response(
+                    content=p.text[:2000], attachments=[file_of(p.image)] if p.image is not None else [],
+                    allowed_mentions=NO_PINGS)
+        except discord.HTTPException:         # the interaction's 15 minutes are over: asking again answers at once
+            log.info("could not edit an analysis message (game %s)", ticket.game_id)
+        except Exception:
+            log.exception("following an analysis failed (game %s)", ticket.game_id)
+
     @game.command(name="export", description="The game's log as a JSON file (all moves once it has ended)")
     async def export(self, interaction: discord.Interaction):
         await self.call(interaction, self.service.export, private=True)
@@ -538,6 +591,9 @@ class GameCog(commands.Cog):
             return review_answer(reply, edit=in_place)
 
         await self.guarded(interaction, work, private=True)
+
+    async def on_analysis(self, interaction, kind, game_id, version, arg):
+        await self.analysed(interaction, game_id)
 
     async def on_rematch(self, interaction, kind, game_id, version, arg):
         await self.call(interaction, self.service.rematch, game_id)

@@ -200,6 +200,7 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
     rendering.start()              # images are drawn in worker processes (IMAGE_WORKERS, else cores - 1)
     bot = make_bot(store, shards=shards, dev_guild=dev_guild,
                    service=TableService(store, idle_abandon_seconds=idle_abandon_hours * 3600, escape=ui.safe))
+    bot.service.analyses.use_processes()     # analyses in worker processes at the lowest priority (#37)
     if shards is not None:
         log.info("on shards %s of %d", ",".join(map(str, shards.ids)), shards.count)
     try:
@@ -251,6 +252,7 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
         runner.cancel()
     if metrics is not None:
         await metrics.stop()
+    bot.service.analyses.stop()
     rendering.stop(timeout=1.0)
     if deadline is not None and not bot.left_running:
         deadline.cancel()       # a clean stop; work left hanging keeps the deadline (asyncio.run would wait)

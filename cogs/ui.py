@@ -8,7 +8,8 @@ Kinds: ``a`` an action (arg: its index among the seat's legal actions at that ve
 actions (values are indices), ``g`` a group of actions (opens a picker for one group), ``p`` "choose
 privately" (opens the clicker's picker, ephemeral), ``v`` "my view" (ephemeral private view), ``l`` a
 lobby button (join/leave/start/bot), ``o`` the lobby's option select, ``x`` abandon confirmation,
-``d`` skip or remove a player past the turn deadline (arg: ``skip-<seat>`` or ``remove-<seat>``).
+``d`` skip or remove a player past the turn deadline (arg: ``skip-<seat>`` or ``remove-<seat>``), ``n`` the
+analysis of an ended game (issue #37: beside Review and Rematch on its end-of-game message).
 
 A review (issue #28) has its own: ``th:w:<game>:<step>:<nav>.<viewer>`` buttons and ``th:j:…`` selects, where
 ``<step>`` is the step to show, ``<nav>`` which button it is (``f`` first, ``p`` back, ``n`` next, ``l`` the
@@ -291,7 +292,7 @@ async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, v
         await handler(interaction, kind, game_id, version, arg)
 
 
-BUTTON_ID = r"th:(?P<kind>[adglprvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
+BUTTON_ID = r"th:(?P<kind>[adglnprvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
 SELECT_ID = r"th:(?P<kind>[sgo]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
 
 
@@ -334,6 +335,11 @@ def LobbyButton(game_id: int, what: str, text: str, style=discord.ButtonStyle.se
 def RematchButton(game_id: int) -> _Button:
     """On an ended game's message, for good (its id is in the custom id): play it again (#27)."""
     return _Button("r", game_id, 0, "", _("Rematch"), discord.ButtonStyle.success, "🔁")
+
+
+def AnalysisButton(game_id: int) -> _Button:
+    """On an ended game's message, beside Review and Rematch: that game's analysis, privately (#37)."""
+    return _Button("n", game_id, 0, "", _("Analysis"), discord.ButtonStyle.secondary, "🔬")
 
 
 def ConfirmAbandon(game_id: int) -> _Button:

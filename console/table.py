@@ -59,6 +59,7 @@ HELP = N_("""Commands (as in Discord):
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes] | /game rematch
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
   /game review [game:<id>] [step:<k>] [seen_by:<user>|table]   a game's picture after move k, as you may see it
+  /game analysis [game:<id>]                 an ended game's turning points and win-chance graph
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
   /games | /mygames | /stats [user:<user>] | /leaderboard game:<key> | /profile [user:<user>]
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
@@ -254,6 +255,8 @@ class Console:
                 return Reply.fail(user.id, _("Use `/game review [game:<id>] [step:<k>]`: both are numbers."))
             return await svc.review(where, user, int(game) if game else None, int(step) if step.isdigit() else None,
                                     seen_by=options.get("seen_by") or None, latest=latest)
+        if sub == "analysis":
+            return await self.analysis(user, where, options)
         if sub == "rules":
             key = options.get("game")
             text = svc.rules(key) if key else None
@@ -270,6 +273,23 @@ class Console:
                 return Reply.fail(user.id, _("Use `/game {command} player:<user>`.", command=sub))
             return await getattr(svc, sub)(where, user, options["player"])
         return Reply.fail(user.id, _("Unknown command `/game {command}`. Try `/help`.", command=sub))
+
+    async def analysis(self, user: User, where: Where, options: dict[str, str]) -> Reply:
+        """`/game analysis [game:<id>]`: one under way prints its progress as it goes, then the result (the
+        graph written to out/)."""
+        game = options.get("game", "").lstrip("#")
+        if game and not game.isdigit():
+            return Reply.fail(user.id, _("Use `/game analysis [game:<id>]`: the id is a number."))
+        reply = await self.service.analysis(where, user, int(game) if game else None)
+        if reply.analysis is None:
+            return reply
+        self.show(where.channel, reply)
+        last = None
+        async for update in self.service.analyses.follow(reply.analysis, user):
+            if last is not None:                 # a step of the progress (the last one is the result)
+                self.show(where.channel, last)
+            last = update
+        return last or reply
 
     # ----- the commands outside /game ---------------------------------------------------------------------
     async def cmd_games(self, user, where, options) -> Reply:
@@ -437,6 +457,7 @@ async def run(service: TableService, stream=None, out_dir: str | Path = "out") -
 
     stream = stream or sys.stdin
     console = Console(service, out_dir)
+    service.analyses.use_processes()        # an analysis (#37) in worker processes, never in the console's way
     interactive = stream.isatty() if hasattr(stream, "isatty") else False
     if interactive:
         print(_("Teahouse console table. Type /help for the commands; for example:\n"
@@ -455,3 +476,4 @@ async def run(service: TableService, stream=None, out_dir: str | Path = "out") -
                 print(f"> {line.rstrip()}")
         if not await console.handle(line):
             break
+    service.analyses.stop()

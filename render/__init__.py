@@ -54,7 +54,7 @@ def render_png(key: str, view: dict, names: dict, viewer: str | None = None,
 
 def _load() -> None:
     here = Path(__file__).parent
-    for name in ("wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm"):
+    for name in ("wassamasaw", "wagara", "mywuxing", "seikatsu", "wurrm", "analysis"):
         if (here / f"{name}.py").exists():
             importlib.import_module(f"{__name__}.{name}")
 

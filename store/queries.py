@@ -25,7 +25,21 @@ from sqlalchemy import (
 from sqlalchemy.types import BigInteger, Integer, Text
 
 from .dialects import ByteOrder, JsonHas, NamesObject, ShardOf, upsert, upsert_from_select
-from .schema import OPEN, actions, clocks, games, hours, locales, notify, outbox, results, seats, settings, timers
+from .schema import (
+    OPEN,
+    actions,
+    analyses,
+    clocks,
+    games,
+    hours,
+    locales,
+    notify,
+    outbox,
+    results,
+    seats,
+    settings,
+    timers,
+)
 
 OPEN_STATUSES = ("lobby", "running")
 ENDED = ("finished", "abandoned")
@@ -188,6 +202,10 @@ GAUGES = select(
     select(func.min(outbox.c.created_at)).scalar_subquery().label("outbox_oldest"))
 
 
+# an ended game's analysis (issue #37)
+ANALYSIS = select(analyses).where(analyses.c.game_id == _param("game_id", BigInteger),
+                                  analyses.c.rules == _param("rules", Integer))
+
 RESULT_COLUMNS = ["game_id", "guild", "game", "user_id", "name", "outcome", "ended_at"]
 
 
@@ -200,6 +218,7 @@ class Statements:
         self.save_settings = upsert(dialect, settings, ["guild"])
         self.save_locale = upsert(dialect, locales, ["who"])
         self.save_dm = upsert(dialect, notify, ["user_id"])
+        self.save_analysis = upsert(dialect, analyses, ["game_id", "rules"])
         self.save_hours = upsert(dialect, hours, ["user_id"])
         mine = true() if shards is None else ShardOf(g.c.guild, shards.count).in_(list(shards.ids))
         of_my_games = true() if shards is None else select(g.c.id).where(g.c.id == timers.c.game_id, mine).exists()

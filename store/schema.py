@@ -173,6 +173,17 @@ rating_changes = Table(   # what each rated game did to each rating, in the orde
     sqlite_autoincrement=True,
 )
 
+analyses = Table(      # an ended game's analysis (issue #37): derived data, computed again when missing
+    "analyses", metadata,
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("rules", Integer, primary_key=True),
+    Column("engine", Integer, nullable=False),
+    Column("moves", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+    Column("seconds", Double, nullable=False),
+    Column("created_at", Double, nullable=False),
+)
+
 clocks = Table(        # a person's bank in a game with a speed (issue #34, table/clock.py); none for untimed games
     "clocks", metadata,
     Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),

@@ -41,7 +41,7 @@ __all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "Game
            "Seat", "Settings", "Store", "StoreError", "StoreFull", "Timer", "VersionConflict"]
 
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
-SCHEMA_VERSION = 8    # the newest Alembic revision, 0008 (and the legacy user_version/schema_version it matches)
+SCHEMA_VERSION = 9    # the newest Alembic revision, 0009 (and the legacy user_version/schema_version it matches)
 
 
 class VersionConflict(Exception):
@@ -584,6 +584,24 @@ class Store:
 
     async def set_dm(self, user_id: str, on: bool) -> None:
         await self._write(self.sql.save_dm, {"user_id": user_id, "dm": int(on)})
+
+    # ----- analyses (issue #37): derived data, one per game and rules version ------------------------------
+    async def analysis(self, game_id: int, rules: int) -> dict | None:
+        """A game's stored analysis: engine (its version), moves, data (the judgements, JSON-able), seconds,
+        created_at; None when there is none."""
+        r = await self._one(q.ANALYSIS, {"game_id": game_id, "rules": rules})
+        if r is None:
+            return None
+        return {"engine": r.engine, "moves": r.moves, "data": json.loads(r.data), "seconds": r.seconds,
+                "created_at": r.created_at}
+
+    async def save_analysis(self, game_id: int, rules: int, *, engine: int, moves: int, data: dict,
+                            seconds: float, now: float) -> None:
+        """Keep a game's analysis (replacing an older one of the same game and rules version)."""
+        await self._write(self.sql.save_analysis, {
+            "game_id": game_id, "rules": rules, "engine": engine, "moves": moves,
+            "data": json.dumps(data, sort_keys=True, separators=(",", ":")), "seconds": float(seconds),
+            "created_at": now})
 
     # ----- health and metrics ------------------------------------------------------------------------------
     async def ping(self) -> None:

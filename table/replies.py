@@ -122,10 +122,11 @@ class Control:
 
 def after_game(game_id: int) -> list[Control]:
     """What the message of a game that just ended offers (``Reply.rematch``), in order: play it again, step
-    through it. A new follow-up (an analysis) is added here, once: Discord shows it as a button
+    through it, see where it was won (#37). A new follow-up is added here, once: Discord shows it as a button
     (``cogs.game.FOLLOW_UPS`` names its component), the console prints its line."""
     return [Control("rematch", _("Rematch"), ("game", "rematch"), emoji="🔁"),
-            Control("review", _("Review"), ("game", "review"), (("game", str(game_id)),), emoji="🔎")]
+            Control("review", _("Review"), ("game", "review"), (("game", str(game_id)),), emoji="🔎"),
+            Control("analysis", _("Analysis"), ("game", "analysis"), (("game", str(game_id)),), emoji="🔬")]
 
 
 # the lobby's buttons: (key, label, command, options); Discord's lobby message shows them in this order
@@ -287,6 +288,7 @@ class Reply:
     review: ReviewPage | None = None           # a review's step, for its buttons (#28)
     controls: list[Control] = field(default_factory=list)   # buttons for the caller beyond those above: a
     #                                                           confirmation (#33)
+    analysis: object | None = None             # an analysis under way (table/analysis.py Ticket), to follow (#37)
 
     @classmethod
     def fail(cls, user: str, text: str, **kw) -> Reply:

@@ -133,6 +133,7 @@ class Review:
         self._cache: OrderedDict[tuple[int, int], Replayed] = OrderedDict()
         self._building: dict[tuple[int, int], asyncio.Future] = {}
         self.built = {"rebuilt": 0, "extended": 0}      # how each cached game came to be (tests, benchmarks)
+        self.analyses = None          # table/analysis.py sets itself here: an analysed game's verdicts (#37)
 
     # ----- the rebuilt states ----------------------------------------------------------------------------
     async def replayed(self, row: GameRow, game: Game, length: int) -> Replayed | None:
@@ -212,7 +213,8 @@ class Review:
             return Reply.fail(user.id, ngettext("There is no move {k} in this game: it has {n} move (0 is the "
                                                 "start).", "There is no move {k} in this game: it has {n} moves "
                                                 "(0 is the start).", n, k=k), game_id=row.id)
-        return self._page(row, game, replayed, user, k, seat, ended)
+        verdicts = await self.analyses.judgements(row) if self.analyses is not None and ended and k else {}
+        return self._page(row, game, replayed, user, k, seat, ended, verdicts.get(k))
 
     def _unreviewable(self, where: Where, user: User, game_id: int | None, row: GameRow | None) -> Reply | None:
         """Why there is nothing to review: no such game in this server (another server's is as unknown), none
@@ -257,7 +259,7 @@ class Review:
         return seat
 
     def _page(self, row: GameRow, game: Game, replayed: Replayed, user: User, k: int, seat: str | None,
-              ended: bool) -> Reply:
+              ended: bool, verdict=None) -> Reply:
         ctx = self.ctx
         n = len(replayed.moves)
         state = game.load(replayed.dumps[k])
@@ -282,6 +284,8 @@ class Review:
                     line = pgettext("review", "{line} (`{action}`)", line=line,
                                     action=ctx.names_in(move.action.replace("`", "'"), row))
                 lines.append(line)
+                if verdict is not None:        # the game was analysed (#37): this move's verdict
+                    lines.append(self.analyses.verdict(row, game, replayed.dumps[k - 1], verdict))
             names = ctx.text_names(row)
             if seat is None:
                 lines.append(_("As the table sees it."))

@@ -9,6 +9,7 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``community`` (table/community.py): replays, exports, lists, records, settings, notifications;
 - ``learning`` (table/learn.py): learn tables — one person against gentle computers, coached privately;
 - ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it;
+- ``analyses`` (table/analysis.py): an ended game's analysis by the hard engine, in the background;
 - ``timekeeping`` (table/timekeeping.py, on table/clock.py): speeds and banks, time zones, quiet hours, away.
 
 They share one ``Context`` (table/context.py) — the service itself: the store, the clock, the per-channel
@@ -22,6 +23,7 @@ from collections.abc import Callable
 
 from store.store import Store
 
+from .analysis import Analyses
 from .community import MAX_ATTACHMENT, MAX_DEADLINE_HOURS, MAX_REMINDER_HOURS, Community
 from .context import SETTINGS_TTL, Context
 from .learn import Learn
@@ -52,6 +54,7 @@ CALLS = {
                   "set_notify", "rating_board", "rating_stats", "profile"),
     "learning": ("learn",),
     "reviews": ("review", "recent_games"),
+    "analyses": ("analysis",),
     "timekeeping": ("game_clock", "set_hours"),
 }
 
@@ -68,6 +71,7 @@ class TableService(Context):
         self.community = Community(self)
         self.learning = Learn(self, self.lobby, self.play)
         self.reviews = Review(self)
+        self.analyses = Analyses(self, self.reviews)
 
     rules = staticmethod(rules)       # a guide needs no table (nor a service: a front end may ask any time)
 
@@ -88,7 +92,7 @@ class TableService(Context):
 def _answered_by(concern: str, name: str):
     """``TableService.<name>``: the call handed to the concern that answers it."""
     concerns = {"lobby": Lobby, "play": Play, "scheduler": Scheduler, "community": Community, "learning": Learn,
-                "reviews": Review, "timekeeping": Timekeeping}
+                "reviews": Review, "analyses": Analyses, "timekeeping": Timekeeping}
     method = getattr(concerns[concern], name)
 
     async def call(self, *args, **kwargs):

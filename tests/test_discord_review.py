@@ -122,7 +122,7 @@ async def test_the_end_offers_review_and_its_buttons_survive_a_restart(tmp_path)
             ended = await bot.store.latest_game(channel)
             assert ended.status == "finished"
             n = len([e for e in await bot.store.log(ended.id) if not e.action.startswith("#")])
-            assert [b["label"] for b in msg.buttons()] == ["Rematch", "Review"]
+            assert [b["label"] for b in msg.buttons()] == ["Rematch", "Review", "Analysis"]
             review = await answer(await fake.click("carol", msg, label="Review"))
             assert review.ephemeral and review.id != msg.id and "the start" in step_of(review)
             # ended: every view may be chosen, the table's first

@@ -40,6 +40,8 @@ async def fill(path) -> None:
                                        now=clock())
         await store.record_moves(ended, [], "{}", now=clock(), status="finished", result={"winners": ["bob"]})
         await store.remember_locale("guild:g", "it")     # the languages move too (#17)
+        await store.save_analysis(ended.id, 1, engine=1, moves=0, data={"judgements": []}, seconds=0.1,
+                                  now=clock())           # and the analyses (#37)
         await started(svc, ALICE, BOB, game="pebbles", where=Where("c6", "g"), options={"speed": "fast"})
         await svc.set_hours(ALICE, "Europe/Rome", "23:00-07:00")      # the clocks and hours too (#34)
         clock.now += 30 * 3600
@@ -57,6 +59,7 @@ async def snapshot(target) -> dict:
                 "outbox": [(o.id, o.channel, o.payload, o.parts_done) for o in await store.outgoing()],
                 "settings": await store.settings("g"), "dm": await store.wants_dm("bob"),
                 "locale": await store.locale_of("guild:g"),
+                "analyses": [await store.analysis(g.id, 1) for g in games],
                 "record": sorted(await store.record_of("alice")),
                 "ratings": await ratings.board(store, "g", "pebbles"),
                 "clocks": [await store.clocks(g.id) for g in games],

@@ -1,0 +1,209 @@
+"""`/game analysis` (issue #37): an ended game's decisions judged from each seat's view, kept once per game and
+rules version, shown in the review; a server's line; the refusals (one line, nothing changed)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from engine import GAMES
+from engine.ai import analysis as an
+from engine.ai.analysis import Effort, Judgement
+from engine.rng import Rng, seed_state
+from render import render_png
+from render.common import record_text
+from table import TableService, User, Where
+from table import analysis as table_analysis
+from tests.support import err
+
+HERE = Where("c1", "g1")
+ALICE, BOB, EVE = User("alice", "Alice"), User("bob", "Bob"), User("eve", "Eve")
+TINY = Effort(search=8, value=8, rollout_cap=6)
+
+
+@pytest.fixture
+def asvc(store, clock):
+    svc = TableService(store, clock=clock, render=True)
+    svc.analyses.effort = TINY
+    return svc
+
+
+async def played(svc, key="mywuxing", options=None, where=HERE, moves=10_000, users=(ALICE, BOB), seed=1,
+                 end=True):
+    """A game between people playing the beginner's moves; abandoned after ``moves`` if still running."""
+    assert (await svc.open_table(where, users[0], key, options)).ok
+    for u in users[1:]:
+        assert (await svc.join(where, u)).ok
+    assert (await svc.start(where, users[0])).ok
+    game, rnd, by = GAMES[key], random.Random(seed), {u.id: u for u in users}
+    for _ in range(moves):
+        row = await svc.store.open_game(where.channel)
+        if row is None:
+            break
+        state = game.load(row.state)
+        seat = game.to_act(state)[0]
+        assert (await svc.act(where, by[seat], rnd.choice(game.bot_actions(state, seat)))).ok
+    row = await svc.store.latest_game(where.channel)
+    if end and row.status == "running":
+        assert (await svc.abandon(where, users[0], confirm=True)).ok
+        row = await svc.store.game(row.id)
+    return row
+
+
+async def finished(svc, reply, user=ALICE):
+    """The last reply of an analysis (at once, or once the one under way is over)."""
+    if reply.analysis is None:
+        return reply
+    last = None
+    async for update in svc.analyses.follow(reply.analysis, user):
+        last = update
+    return last
+
+
+async def test_an_ended_game_is_analysed_once_kept_and_shown_in_the_review(asvc):
+    row = await played(asvc, "mywuxing", {"version": "think"})
+    first = await asvc.analysis(HERE, ALICE)
+    assert first.ok and first.analysis is not None and "🔬" in first.private[0].text
+    result = await finished(asvc, first)
+    assert result.ok, result.private
+    text = result.private[0].text
+    assert "accuracy" in text and "Alice" in text and "Bob" in text
+    picture = result.private[0].image
+    assert picture.job[0] == "analysis" and "win chance" in picture.alt
+    judged = asvc.analyses.stats["judged"]
+    stored = await asvc.store.analysis(row.id, row.rules)
+    assert stored["engine"] == an.VERSION and stored["data"]["judgements"]
+    # a second request answers at once, from the store: no search
+    again = await asvc.analysis(HERE, BOB, row.id)
+    assert again.ok and again.analysis is None and "accuracy" in again.private[0].text
+    assert asvc.analyses.stats["judged"] == judged
+    # the review shows each judged move's verdict
+    step = stored["data"]["judgements"][0]["step"]
+    page = await asvc.review(HERE, ALICE, row.id, step)
+    assert "🔬" in page.private[0].text
+    # the picture: drawn, phone-readable (no text under 18 px)
+    with record_text() as drawn:
+        png = render_png(*picture.job)
+    assert Image.open(io.BytesIO(png)).width == 800
+    assert min(size for size, _t in drawn) >= 18
+
+
+async def test_refusals_change_nothing(asvc, svc):
+    # a running game: refused, with nothing queued
+    assert (await asvc.open_table(HERE, ALICE, "mywuxing", {"version": "think"})).ok
+    assert (await asvc.join(HERE, BOB)).ok
+    assert (await asvc.start(HERE, ALICE)).ok
+    running = await asvc.analysis(HERE, ALICE)
+    assert not running.ok and "still being played" in err(running)
+    assert not asvc.analyses._jobs
+    row = await asvc.store.open_game(HERE.channel)
+    # another server's game is unknown here
+    other = await asvc.analysis(Where("c9", "g2"), EVE, row.id)
+    assert not other.ok and f"no game #{row.id} in this server" in err(other)
+    # an ended game without a decision by a person (abandoned before any move)
+    assert (await asvc.abandon(HERE, ALICE, confirm=True)).ok
+    empty = await asvc.analysis(HERE, ALICE)
+    assert not empty.ok and "no decision by a person" in err(empty)
+    assert await asvc.store.analysis(row.id, row.rules) is None
+
+
+async def test_a_second_request_while_one_runs_is_refused_and_a_server_has_a_line(asvc):
+    rows = []
+    for i in range(3):
+        where = Where(f"c{i}", "g1")
+        rows.append(await played(asvc, "mywuxing", {"version": "think"}, where=where, seed=i))
+    replies = [await asvc.analysis(Where(f"c{i}", "g1"), ALICE) for i in range(3)]
+    assert all(r.ok and r.analysis is not None for r in replies)
+    # two under way at once in a server; the third waits in line, and says so
+    assert sum(1 for j in asvc.analyses._jobs.values() if j.status == "running") == table_analysis.PER_SERVER
+    assert "waiting in line" in replies[2].private[0].text
+    again = await asvc.analysis(Where("c0", "g1"), BOB)
+    assert not again.ok and "already being analysed" in err(again)
+    for r in replies:
+        assert (await finished(asvc, r)).ok
+    for row in rows:
+        assert await asvc.store.analysis(row.id, row.rules) is not None
+
+
+def test_marks_accuracy_and_curves():
+    assert [an.mark_of(x) for x in (0.0, 0.09, 0.1, 0.2, 0.3, 0.9)] == \
+        ["", "", "inaccuracy", "mistake", "blunder", "blunder"]
+    assert an.accuracy(0) == pytest.approx(100, abs=0.01) and an.accuracy(1.0) == 0
+    js = [Judgement(1, "a", "x", "x", 0.5, 0.5, 0.0), Judgement(2, "b", "y", "z", 0.6, 0.2, 0.4, "blunder"),
+          Judgement(3, "a", "x", "w", 0.7, 0.65, 0.05)]
+    s = an.summarise(js, ["a", "b"])
+    assert s.marks["b"]["blunder"] == 1 and s.costliest["b"][0].step == 2 and not s.costliest["a"]
+    curves = an.curves(js, ["a", "b"], 4, {"winners": ["a"]})
+    assert curves["a"][-1] == (4, 1.0) and curves["b"][-1] == (4, 0.0) and list(curves) == ["a", "b"]
+
+
+def test_a_judgement_is_deterministic_given_its_seed_and_never_reads_the_hidden_truth():
+    game = GAMES["mywuxing"]
+    state = game.new(["a", "b"], 5, {"version": "think"})
+    seat = game.to_act(state)[0]
+    action = an.choices(game, state, seat)[-1]
+    one = an.judge(game, state, seat, action, 1, "s", TINY)
+    assert one == an.judge(game, state, seat, action, 1, "s", TINY)
+    # the other seat's hand changed: the judgement from this seat's view is the same
+    other = next(s for s in state["seats"] if s != seat)
+    hidden = game.determinize(state, seat, Rng({"rng": seed_state(99)}))
+    assert game.view(hidden, seat) == game.view(state, seat)
+    assert hidden["hands"][other] != state["hands"][other] or hidden["decks"][other] != state["decks"][other]
+    assert an.judge(game, hidden, seat, action, 1, "s", TINY) == one
+
+
+async def test_the_store_keeps_an_analysis_per_game_and_rules_version(any_store):
+    from store.store import Seat
+
+    row = await any_store.create_game(guild="g", channel="c", game="mywuxing", options={}, host=Seat("a", "A"),
+                                      now=1.0)
+    assert await any_store.analysis(row.id, 1) is None
+    await any_store.save_analysis(row.id, 1, engine=1, moves=3, data={"judgements": []}, seconds=0.5, now=2.0)
+    await any_store.save_analysis(row.id, 1, engine=2, moves=3, data={"judgements": [1]}, seconds=0.5, now=3.0)
+    kept = await any_store.analysis(row.id, 1)
+    assert kept["engine"] == 2 and kept["data"] == {"judgements": [1]}
+    assert await any_store.analysis(row.id, 2) is None
+
+
+PLANTS = (88, 100)        # Wassamasaw at two ends after about 106 moves: late, where one move decides
+
+
+@pytest.mark.skip(reason="unfinished (issue #37): at the tests' tiny effort the planted worst moves lose 14 and 2 "
+                         "points, not the 30 of a blunder; needs a position where one move decides, or more effort")
+async def test_planted_blunders_are_marked_and_the_other_seat_is_not(asvc, monkeypatch):
+    """A seeded Wassamasaw game: Bob plays the analysis's own best move at each decision; Alice plays the
+    beginner's moves, and from move PLANT_FROM on, the engine's worst move (valued on its own seed). The
+    analysis marks every planted move a blunder and none of Bob's."""
+    monkeypatch.setattr("table.lobby.secrets.randbits", lambda n: 20240601)
+    assert (await asvc.open_table(HERE, ALICE, "wassamasaw")).ok
+    assert (await asvc.join(HERE, BOB)).ok
+    assert (await asvc.start(HERE, ALICE)).ok
+    game, planted = GAMES["wassamasaw"], []
+    while (row := await asvc.store.open_game(HERE.channel)) is not None:
+        state = game.load(row.state)
+        seat = game.to_act(state)[0]
+        step = len(await asvc.store.log(row.id)) + 1
+        moves = an.choices(game, state, seat)
+        if len(moves) < 2:
+            action = moves[0]
+        elif seat == BOB.id:
+            action = an.judge(game, state, seat, moves[0], step, f"{table_analysis.seed_of(row.id)}:{step}",
+                              TINY).best
+        elif len(planted) < len(PLANTS) and step >= PLANTS[len(planted)]:
+            action = min(moves, key=lambda a: an.value_of(game, state, seat, a, iterations=40, seed="plant",
+                                                          rollout_cap=TINY.rollout_cap))
+            planted.append(step)
+        else:
+            action = an.judge(game, state, seat, moves[0], step, f"alice:{step}", TINY).best
+        assert (await asvc.act(HERE, ALICE if seat == ALICE.id else BOB, action)).ok
+    row = await asvc.store.latest_game(HERE.channel)
+    assert row.status == "finished" and len(planted) == len(PLANTS)
+    assert (await finished(asvc, await asvc.analysis(HERE, BOB))).ok
+    judged = {j["step"]: j for j in (await asvc.store.analysis(row.id, row.rules))["data"]["judgements"]}
+    assert [judged[k]["mark"] for k in planted] == ["blunder"] * len(planted), \
+        [(k, judged[k]["loss"]) for k in planted]
+    bob = [j for j in judged.values() if j["seat"] == BOB.id]
+    assert len(bob) > 30 and not [j for j in bob if j["mark"]]

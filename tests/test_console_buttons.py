@@ -111,6 +111,8 @@ def expected(kind: str, cid: str, values: list[str], case: dict) -> list[str]:
         return [f"/game {what} player:{seat}"]
     if kind == "r":
         return ["🔁 Rematch: /game rematch"]
+    if kind == "n":
+        return [f"🔬 Analysis: /game analysis game:{g}"]
     user = case.get("user", "alice")
     nav, _sep, viewer = arg.partition(".")
     if kind == "w.r":

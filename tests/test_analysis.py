@@ -3,6 +3,7 @@ rules version, shown in the review; a server's line; the refusals (one line, not
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 
@@ -115,6 +116,14 @@ async def test_a_second_request_while_one_runs_is_refused_and_a_server_has_a_lin
     for i in range(3):
         where = Where(f"c{i}", "g1")
         rows.append(await played(asvc, "mywuxing", {"version": "think"}, where=where, seed=i))
+    # no decision is judged until the line has been looked at: an analysis this small could end between two
+    # requests, and the third would then start at once instead of waiting
+    hold, judge = asyncio.Event(), asvc.analyses._judge
+
+    async def held(*args):
+        await hold.wait()
+        return await judge(*args)
+    asvc.analyses._judge = held
     replies = [await asvc.analysis(Where(f"c{i}", "g1"), ALICE) for i in range(3)]
     assert all(r.ok and r.analysis is not None for r in replies)
     # two under way at once in a server; the third waits in line, and says so
@@ -122,6 +131,7 @@ async def test_a_second_request_while_one_runs_is_refused_and_a_server_has_a_lin
     assert "waiting in line" in replies[2].private[0].text
     again = await asvc.analysis(Where("c0", "g1"), BOB)
     assert not again.ok and "already being analysed" in err(again)
+    hold.set()
     for r in replies:
         assert (await finished(asvc, r)).ok
     for row in rows:

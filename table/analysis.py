@@ -150,9 +150,7 @@ class Analyses:
         """The analysis of an ended game (the channel's latest, or the server's game ``game_id``), privately:
         at once when it is kept, else a progress message whose ``analysis`` ticket a front end follows."""
         ctx, store = self.ctx, self.ctx.store
-        async with store.snapshot():
-            row = await (store.game(game_id) if game_id is not None else store.latest_game(where.channel))
-            length = await store.log_length(row.id) if row is not None else 0
+        row, length = await ctx.game_and_length(where, game_id)
         refused = self._refused(where, user, game_id, row)
         if refused:
             return refused

@@ -155,6 +155,13 @@ class Context:
         """The engine's word to a player who may not act now (whom the game waits for), in their language."""
         return self.names_in(self.for_caller(game.waiting_message(state, user_id)), row)
 
+    async def game_and_length(self, where: Where, game_id: int | None) -> tuple[GameRow | None, int]:
+        """The server's game ``game_id`` (else the channel's latest) and its log's length, read at one moment
+        (a review step, an analysis)."""
+        async with self.store.snapshot():
+            row = await (self.store.game(game_id) if game_id is not None else self.store.latest_game(where.channel))
+            return row, await self.store.log_length(row.id) if row is not None else 0
+
     # ----- a table shown ---------------------------------------------------------------------------------
     def state_of(self, row: GameRow):
         """The game of a stored row and its state (its words are the interaction's from here on)."""

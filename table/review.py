@@ -191,10 +191,8 @@ class Review:
         move's log line, privately. Without ``step``: a running game at its latest move, an ended one at its
         start; ``latest``: at its latest move. ``viewer``: "" (the caller's own seat if they play, else the
         table), "t" (the table) or a seat's position; ``seen_by``: a seat's user id, or "table"."""
-        ctx, store = self.ctx, self.ctx.store
-        async with store.snapshot():                 # the game and its log's length at one moment
-            row = await (store.game(game_id) if game_id is not None else store.latest_game(where.channel))
-            length = await store.log_length(row.id) if row is not None else 0
+        ctx = self.ctx
+        row, length = await ctx.game_and_length(where, game_id)
         refused = self._unreviewable(where, user, game_id, row)
         if refused:
             return refused

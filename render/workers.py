@@ -160,7 +160,10 @@ def _serve(threads: int) -> None:
     _warm()
     jobs: queue.SimpleQueue = queue.SimpleQueue()
     writing = threading.Lock()
-    _send(out, (READY, True, None))                   # warm: the bot may hand it jobs without waiting longer
+    try:
+        _send(out, (READY, True, None))               # warm: the bot may hand it jobs without waiting longer
+    except OSError:                                   # the bot ended while this worker was starting
+        return
 
     def work() -> None:
         while (item := jobs.get()) is not None:

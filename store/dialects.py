@@ -193,9 +193,13 @@ class SqliteSide(Side):
         from sqlalchemy.ext.asyncio import create_async_engine
         from sqlalchemy.pool import StaticPool
 
+        from store import sqlite_calls
+
         async def connect():
-            # timeout=5: the busy timeout, set before any statement; isolation_level=None: we BEGIN ourselves
-            return await aiosqlite.connect(self.path, uri=self.uri, timeout=5, isolation_level=None)
+            # timeout=5: the busy timeout, set before any statement; isolation_level=None: we BEGIN ourselves;
+            # each statement one call to the connection's thread (store/sqlite_calls.py)
+            return sqlite_calls.Connection(
+                await aiosqlite.connect(self.path, uri=self.uri, timeout=5, isolation_level=None))
 
         engine = create_async_engine("sqlite+aiosqlite://", async_creator=connect, poolclass=StaticPool)
 
@@ -269,10 +273,15 @@ class SqliteSide(Side):
                 with contextlib.suppress(Exception):
                     await conn.rollback()      # the driver's rollback does nothing if SQLite already ended it
                 raise
-            if mode == "write":
-                await conn.commit()
-            else:
-                await conn.rollback()
+            try:
+                if mode == "write":
+                    await conn.commit()      # may raise a queued statement's error (store/sqlite_calls.py)
+                else:
+                    await conn.rollback()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await conn.rollback()
+                raise
 
     async def prepare(self, conn) -> None:
         """After the file check: WAL (readers do not block the writer), foreign keys on; then the reader."""

@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import GAMES  # noqa: E402
 from engine.bots import play  # noqa: E402
 from render import workers as rendering  # noqa: E402
+from tools.procs import descendants  # noqa: E402
 
 # The service and the store are imported in main_async, as bot.py imports them where it uses them.
 
@@ -77,26 +78,6 @@ def pss_mb(pid: int | str) -> float:
     forkserver) counted once across the processes that share them."""
     mb = proc_mb(f"/proc/{pid}/smaps_rollup", "Pss:")
     return float("nan") if mb is None else mb
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process started under ``pid``: the image workers, and the forkserver and resource tracker
-    that multiprocessing starts beside them (they hold memory of the bot's too)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 def memory_report() -> tuple[float, str]:

@@ -19,6 +19,7 @@ from cogs import shutdown
 from store import Store
 from table import TableService, User, Where
 from tests.fakediscord import FakeDiscord
+from tools.procs import descendants
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_WITHIN = 10.0
@@ -62,25 +63,6 @@ async def spawn(fake: FakeDiscord, db: Path, log: Path, **knobs) -> asyncio.subp
         assert proc.returncode is None and time.monotonic() < end, "the bot did not come up"
         await asyncio.sleep(0.1)
     return proc
-
-
-def descendants(pid: int) -> set[int]:
-    """The processes below ``pid`` (the image workers)."""
-    parents = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found, todo = set(), [pid]
-    while todo:
-        parent = todo.pop()
-        children = {p for p, pp in parents.items() if pp == parent}
-        found |= children
-        todo.extend(children)
-    return found
 
 
 def running(pid: int) -> bool:
@@ -134,7 +116,7 @@ async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_exits_0_
         proc = await spawn(fake, db, log, SLOW_PICTURE="2.5", SLOW_SKIP="1")
         status = await fake.slash("carol", "t0", "game status", timeout=15)
         assert not status.ephemeral and status.attachments        # drawn in the image workers
-        workers = descendants(proc.pid)
+        workers = set(descendants(proc.pid))
         assert len(workers) >= 1           # at least one image worker
 
         move = await move_in_flight(fake, who, action)
@@ -168,7 +150,7 @@ async def test_a_stuck_picture_does_not_hold_the_stop_past_10_s(tmp_path):
         who, action, version = await turn(db, fake, where)
         proc = await spawn(fake, db, log, SLOW_PICTURE="120", SLOW_SKIP="1")
         assert not (await fake.slash("carol", "t0", "game status", timeout=15)).ephemeral
-        workers = descendants(proc.pid)
+        workers = set(descendants(proc.pid))
         assert len(workers) >= 1
 
         move = await move_in_flight(fake, who, action)

@@ -412,9 +412,15 @@ def _spawn() -> _Worker:
 
 def _reap() -> None:
     """Let idle workers go: every one after IDLE_STOP_AFTER seconds without a picture (a quiet bot is one
-    process), one beyond the first after EXTRA_IDLE_STOP_AFTER."""
-    while not _stopping.wait(min(IDLE_STOP_AFTER, EXTRA_IDLE_STOP_AFTER, 5.0)):
+    process), one beyond the first after EXTRA_IDLE_STOP_AFTER. And once pictures stop for a moment, the bot's
+    own heap goes back to the system too (the views and pictures that passed through it: a few MB)."""
+    trim, trimmed = _trimmer(), 0.0
+    while not _stopping.wait(min(IDLE_STOP_AFTER, EXTRA_IDLE_STOP_AFTER, 1.0)):
         now = time.monotonic()
+        if trim is not None and trimmed < _last_done and now - _last_done >= IDLE_TRIM_AFTER and not _queue \
+                and _in_pool == 0:
+            trim(0)                    # this thread, not the event loop's: ctypes lets the interpreter go
+            trimmed = now
         with _lock:
             live = [w for w in _workers if not w.closing]
             if not live:

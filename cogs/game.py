@@ -16,6 +16,7 @@ from engine import GAMES
 from i18n import N_, _
 from store.store import StoreError
 from table import Private, Reply, TableService, User, Where
+from table.errors import store_failed
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import LOBBY_BUTTONS, after_game, name_seats, pages
 
@@ -236,9 +237,10 @@ class GameCog(commands.Cog):
             else:
                 await self.send(interaction, reply, view)
             await self.post_notes(reply)
-        except StoreError as e:       # the disk is full, the file busy: nothing was saved, say so plainly
-            log.warning("storage failed in channel %s: %s", interaction.channel_id, e)
-            await ui.apologize(interaction, str(e))
+        except StoreError as e:       # the database cannot be used: the words say what became of the request
+            with ui.to_user(interaction):
+                text = store_failed(e)    # the error itself goes to the log, on the interaction's line
+            await ui.apologize(interaction, text)
         except Exception:
             game_id = None
             try:

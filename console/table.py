@@ -26,7 +26,9 @@ from engine import GAMES
 from i18n import N_, _, pgettext
 from store.store import StoreError
 from table import commands as game_commands
+from table import logs
 from table.clock import utc
+from table.errors import store_failed
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import Private, Reply, User, Where, with_times
 from table.service import TableService
@@ -175,18 +177,22 @@ class Console:
         if words[:1] == ["/help"]:
             self.write(help_text())
             return True
-        try:
-            words, options = i18n.english_command(words, options)     # /partita nuova gioco:… (#17)
-            locale = i18n.user_locale()
-            reply = await self.dispatch(User(user_id, user_id, locale), Where(channel, guild="console", locale=locale),
-                                        words, options)
-            await self.present(channel, reply)
-        except StoreError as e:          # a full disk, a busy file: nothing was saved, the session goes on
-            self.write(f"! {e}")
-        except Exception as e:
-            log.exception("console command failed: %s", words[:2])
-            self.write("! " + _("Sorry, that command failed ({error}); nothing was changed. "
-                                "The console goes on: type the next command.", error=type(e).__name__))
+        words, options = i18n.english_command(words, options)     # /partita nuova gioco:… (#17)
+        # the line's log context, as Discord's interactions have theirs (cogs/observe.py): its command named
+        # as there (``/game status``), so table/errors.py knows a read from a write
+        command = " ".join(words[:1] if words[:1] and words[0] in TOP_LEVEL else words[:2]) or None
+        with logs.context(guild="console", channel=channel, command=command):
+            try:
+                locale = i18n.user_locale()
+                reply = await self.dispatch(User(user_id, user_id, locale),
+                                            Where(channel, guild="console", locale=locale), words, options)
+                await self.present(channel, reply)
+            except StoreError as e:          # the database cannot be used: the session goes on
+                self.write("! " + store_failed(e))
+            except Exception:
+                log.exception("console command failed: %s", words[:2])
+                self.write("! " + _("Sorry, that command failed; nothing was changed. "
+                                    "The console goes on: type the next command."))
         return True
 
     async def dispatch(self, user: User, where: Where, words: list[str], options: dict[str, str]) -> Reply:

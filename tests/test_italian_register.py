@@ -18,9 +18,10 @@ import json
 import re
 from pathlib import Path
 
+from babel.messages.pofile import read_po
+
 import i18n
 import tests.tinygame  # noqa: F401  (Pebbles, the little test game)
-from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "i18n" / "it" / "LC_MESSAGES"

@@ -60,8 +60,8 @@ HELP = N_("""Commands (as in Discord):
   /game clock                               the game's speed and every player's time bank
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes] | /game rematch
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
-  /game review [game:<id>] [step:<k>] [seen_by:<user>|table]   a game's picture after move k, as you may see it
-  /game analysis [game:<id>]                 an ended game's turning points and win-chance graph
+  /game review [game:<number>] [step:<k>] [seen_by:<user>|table]   a game's picture after move k, as you may see it
+  /game analysis [game:<number>]             an ended game's turning points and win-chance graph
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
   /games | /mygames | /stats [user:<user>] | /leaderboard game:<key> | /profile [user:<user>]
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
@@ -258,7 +258,7 @@ class Console:
             game, step = options.get("game", "").lstrip("#"), canonical(options.get("step", ""), ("last",))
             latest = step == "last"          # ⏭ on a running game: its newest move when asked
             if not (game.isdigit() or not game) or not (step.isdigit() or not step or latest):
-                return Reply.fail(user.id, _("Use `/game review [game:<id>] [step:<k>]`: both are numbers."))
+                return Reply.fail(user.id, _("Use `/game review [game:<number>] [step:<k>]`: both are numbers."))
             return await svc.review(where, user, int(game) if game else None, int(step) if step.isdigit() else None,
                                     seen_by=options.get("seen_by") or None, latest=latest)
         if sub == "analysis":
@@ -281,11 +281,11 @@ class Console:
         return Reply.fail(user.id, _("Unknown command `/game {command}`. Try `/help`.", command=sub))
 
     async def analysis(self, user: User, where: Where, options: dict[str, str]) -> Reply:
-        """`/game analysis [game:<id>]`: one under way prints its progress as it goes, then the result (the
+        """`/game analysis [game:<number>]`: one under way prints its progress as it goes, then the result (the
         graph written to out/)."""
         game = options.get("game", "").lstrip("#")
         if game and not game.isdigit():
-            return Reply.fail(user.id, _("Use `/game analysis [game:<id>]`: the id is a number."))
+            return Reply.fail(user.id, _("Use `/game analysis [game:<number>]`: a game's number, such as 7."))
         reply = await self.service.analysis(where, user, int(game) if game else None)
         if reply.analysis is None:
             return reply

@@ -33,6 +33,9 @@ TO_THE_TABLE = {
     "Round {round}: choose your paddle cards.",                               # everyone chooses at once
     "Round {round} · choose your paddle cards ({done}/{total} chosen)",
     "Hand {n} · {lead} and {partner}: press Reveal",                           # two players, both press
+    # the lobby, to the channel: Unitevi con `/partita unisciti`
+    "{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"
+    "Join with `/game join`; {host} starts with `/game start`.",
 }
 # words ending like a plural verb that are no verbs in these texts (participles, nouns, adjectives)
 NOT_VERBS = {

@@ -291,8 +291,8 @@ class GameCog(commands.Cog):
             reply = await open_at(where, None)
             if reply.ok:
                 with i18n.public():
-                    reply.text += "\n" + _("(I could not open a thread here — I need Create Public Threads "
-                                           "— so the game is played in this channel.)")
+                    reply.text += "\n" + _("(No thread could be opened here — Teahouse needs the Create Public "
+                                           "Threads permission — so the game is played in this channel.)")
             return reply
         reply = await open_at(Where(str(thread.id), where.guild, where.locale), where.channel)
         if not reply.ok:
@@ -586,8 +586,8 @@ class GameCog(commands.Cog):
 
         async def work():
             if game_id < 0 or step < 0 or nav not in REVIEW_NAVS:
-                return Reply.fail(user.id, _("This review button is not one I can read; `/game review` opens a "
-                                             "new review."))
+                return Reply.fail(user.id, _("This review button cannot be read any more; `/game review` opens "
+                                             "a new review."))
             reply = await self.service.review(where, user, game_id, None if nav == "r" else step, viewer,
                                               latest=nav == "l")
             return review_answer(reply, edit=in_place)

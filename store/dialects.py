@@ -48,7 +48,7 @@ class StoreFull(StoreError):
 
 
 def not_saved(e: BaseException) -> StoreError:
-    return StoreError(f"The database failed ({type(e).__name__}: {e}); nothing was saved.")
+    return StoreError(f"The database failed ({type(e).__name__}: {e}); nothing was changed.")
 
 
 # ----- SQL said differently -------------------------------------------------------------------------------
@@ -332,7 +332,7 @@ class SqliteSide(Side):
         if isinstance(e, sqlite3.IntegrityError):
             return e
         if self.is_busy(e) or "readonly" in text_ or "disk i/o" in text_ or "malformed" in text_:
-            return StoreError(f"The database failed ({type(e).__name__}: {e}); nothing was saved.")
+            return StoreError(f"The database failed ({type(e).__name__}: {e}); nothing was changed.")
         return e
 
 

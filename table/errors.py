@@ -26,7 +26,7 @@ log = logging.getLogger("teahouse.table")
 # the requests that only show something, as the interaction's log line names them
 READS = frozenset({
     "/game status", "/game clock", "/game hand", "/game history", "/game rules", "/game replay", "/game review",
-    "/game export", "/game analysis", "/game hint",
+    "/game export", "/game analysis", "/game hint", "/game actions",
     "button my view", "button group", "button choose privately", "button review", "button analysis",
 })
 # the reads that show no table but lists and cards of players and games

@@ -13,11 +13,12 @@ import i18n
 from engine import GAMES
 from i18n import _, ngettext
 from store.store import StoreError
+from table.errors import store_failed
 from table.service import describe_settings
 
 from . import observe
 from .game import GAME_CHOICES
-from .ui import NO_PINGS, acknowledged, apologize, safe, timed, who
+from .ui import NO_PINGS, acknowledged, apologize, safe, timed, to_user, who
 
 log = logging.getLogger("teahouse.discord")
 
@@ -69,7 +70,9 @@ class CommunityCog(commands.Cog):
         try:
             text = await acknowledged(interaction, work, private=ephemeral)
         except StoreError as e:
-            await apologize(interaction, str(e))
+            with to_user(interaction):
+                text = store_failed(e)
+            await apologize(interaction, text)
             return
         except Exception:
             log.exception("command failed in channel %s", interaction.channel_id)

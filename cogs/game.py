@@ -16,6 +16,7 @@ from engine import GAMES
 from i18n import N_, _
 from store.store import StoreError
 from table import Private, Reply, TableService, User, Where
+from table.errors import store_failed
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import LOBBY_BUTTONS, after_game, name_seats, pages
 
@@ -236,9 +237,10 @@ class GameCog(commands.Cog):
             else:
                 await self.send(interaction, reply, view)
             await self.post_notes(reply)
-        except StoreError as e:       # the disk is full, the file busy: nothing was saved, say so plainly
-            log.warning("storage failed in channel %s: %s", interaction.channel_id, e)
-            await ui.apologize(interaction, str(e))
+        except StoreError as e:       # the database cannot be used: the words say what became of the request
+            with ui.to_user(interaction):
+                text = store_failed(e)    # the error itself goes to the log, on the interaction's line
+            await ui.apologize(interaction, text)
         except Exception:
             game_id = None
             try:
@@ -289,8 +291,8 @@ class GameCog(commands.Cog):
             reply = await open_at(where, None)
             if reply.ok:
                 with i18n.public():
-                    reply.text += "\n" + _("(I could not open a thread here — I need Create Public Threads "
-                                           "— so the game is played in this channel.)")
+                    reply.text += "\n" + _("(No thread could be opened here — Teahouse needs the Create Public "
+                                           "Threads permission — so the game is played in this channel.)")
             return reply
         reply = await open_at(Where(str(thread.id), where.guild, where.locale), where.channel)
         if not reply.ok:
@@ -584,8 +586,8 @@ class GameCog(commands.Cog):
 
         async def work():
             if game_id < 0 or step < 0 or nav not in REVIEW_NAVS:
-                return Reply.fail(user.id, _("This review button is not one I can read; `/game review` opens a "
-                                             "new review."))
+                return Reply.fail(user.id, _("This review button cannot be read any more; `/game review` opens "
+                                             "a new review."))
             reply = await self.service.review(where, user, game_id, None if nav == "r" else step, viewer,
                                               latest=nav == "l")
             return review_answer(reply, edit=in_place)

@@ -26,7 +26,7 @@ GAME = "game"                 # interaction.extras: the game the interaction was
 
 # the buttons and selects by their kind letter (cogs/ui.py), and the lobby's buttons by their argument
 BUTTONS = {"a": "action", "g": "group", "p": "choose privately", "v": "my view", "l": "lobby", "o": "option",
-           "x": "abandon", "d": "deadline", "r": "rematch"}
+           "x": "abandon", "d": "deadline", "r": "rematch", "n": "analysis", "w": "review", "j": "review"}
 LOBBY = ("join", "leave", "bot", "start", "shuffle")
 
 

@@ -22,6 +22,7 @@ from store import Store, open_store
 from store.shards import Shards
 from store.store import StoreError
 from table import TableService
+from table.errors import store_failed
 
 from . import observe, shutdown, ui
 
@@ -122,6 +123,12 @@ class TeahouseBot(commands.Bot):
         return False
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        cause = getattr(error, "original", error)
+        if isinstance(cause, StoreError):        # the database cannot be used: words for people (#38)
+            with ui.to_user(interaction):
+                text = store_failed(cause)
+            await ui.apologize(interaction, text)
+            return
         log.error("command failed in channel %s", interaction.channel_id, exc_info=error)
         await ui.apologize(interaction)
 

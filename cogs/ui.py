@@ -46,7 +46,7 @@ PREFIX = "th"
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
 
 
-APOLOGY = N_("Sorry, something went wrong on our side. The game is safe; please try again in a moment.")
+APOLOGY = N_("Sorry, something went wrong in Teahouse. The game is safe; try again in a minute.")
 RESTARTING = N_("Teahouse is restarting; please try again in a moment.")
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from i18n import pgettext
-from table.replies import Control, Reply, after_game, lobby_controls
+import i18n
+from i18n import ngettext, pgettext
+from table.replies import Control, Reply, Turn, after_game, lobby_controls
 
 MAX_ACTIONS = 30          # a seat's actions listed on its buttons line (all of them: `/game actions`)
 # option values that are words: typed in the console's language (canonical() reads them back)
@@ -84,25 +85,32 @@ def _one_option(entries: list[Control]) -> Control:
                    first.group)
 
 
+def action_label(turn: Turn, action: str) -> str:
+    """An action as its button reads, in the reader's language, seat ids as names (``prendi fuoco 4``)."""
+    with i18n.playing(turn.game):
+        return turn.label(i18n.line(action))
+
+
 def turn_lines(reply: Reply) -> list[str]:
-    """A turn message's buttons: each seat's public actions (typed as ``/game move action:<button>``), the
-    private choice and "my view"."""
+    """A turn message's buttons: under a heading for each seat with public actions, each button's label in the
+    reader's language and the exact line that does what it does (``prendi fuoco 4 → /partita mossa
+    azione:take fire 4``: one name per move, #38); then the private choice and "my view"."""
     turn = reply.turn
     if turn is None or not turn.to_act:
         return []
     out = []
     for seat, actions in turn.public_actions.items():
-        shown = " | ".join(actions[:MAX_ACTIONS]) + (" | …" if len(actions) > MAX_ACTIONS else "")
-        out.append(pgettext("console", "  buttons for {name}: {actions}", name=turn.names.get(seat, seat),
-                            actions=shown))
-        button = pgettext("console", "<button>")
-        more = pgettext("console", "all of them: {line}", line=typed(("game", "actions")))
-        out.append(pgettext("console", "    → {line}", line=move_line(button)) +
-                   (" · " + more if len(actions) > MAX_ACTIONS else ""))
+        out.append(pgettext("console", "  {name}'s buttons, each with the line that does the same:",
+                            name=turn.names.get(seat, seat)))
+        out += [f"    {action_label(turn, a)} → {move_line(a)}" for a in actions[:MAX_ACTIONS]]
+        if len(actions) > MAX_ACTIONS:
+            out.append("    " + pgettext("console", "… all of them: {line}", line=typed(("game", "actions"))))
     if turn.private_seats:
         who = ", ".join(turn.names.get(s, s) for s in turn.private_seats)
-        out.append(pgettext("console", "  🔒 {names}: choose privately (`/game actions` lists your choices)",
-                            names=who))
+        # one player is told "you" in the singular, several in the plural (Italian: scegli / scegliete)
+        out.append("  " + ngettext("🔒 {names}: choose privately (`/game actions` lists your choices)",
+                                   "🔒 {names}: choose privately (`/game actions` lists your choices)",
+                                   len(turn.private_seats), names=who))
     return out + controls_lines([c for c in turn.controls() if c.key != "turn.private"])
 
 
@@ -130,7 +138,10 @@ def private_controls(reply: Reply, user: str) -> list[str]:
     if reply.review is not None:
         out += controls_lines(reply.review.controls(user))
     out += controls_lines(reply.controls)
-    if reply.choices:
-        choice = pgettext("console", "<choice>")
-        out.append(pgettext("console", "    → {line}", line=move_line(choice)))
+    if reply.choices:      # the private picker's entries, as the turn's buttons: label → line
+        out.append(pgettext("console", "  Your choices, each with the line that plays it:"))
+        label = (lambda a: action_label(reply.turn, a)) if reply.turn is not None else i18n.line
+        out += [f"    {label(a)} → {move_line(a)}" for a in reply.choices[:MAX_ACTIONS]]
+        if len(reply.choices) > MAX_ACTIONS:
+            out.append("    " + pgettext("console", "… and {n} more", n=len(reply.choices) - MAX_ACTIONS))
     return out

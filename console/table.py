@@ -26,7 +26,9 @@ from engine import GAMES
 from i18n import N_, _, pgettext
 from store.store import StoreError
 from table import commands as game_commands
+from table import logs
 from table.clock import utc
+from table.errors import store_failed
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
 from table.replies import Private, Reply, User, Where, with_times
 from table.service import TableService
@@ -58,8 +60,8 @@ HELP = N_("""Commands (as in Discord):
   /game clock                               the game's speed and every player's time bank
   /game history [page:N] | /game rules game:<key> | /game abandon [confirm:yes] | /game rematch
   /game undo | /game replay | /game export   take back your last move | animated GIF | the log as JSON
-  /game review [game:<id>] [step:<k>] [seen_by:<user>|table]   a game's picture after move k, as you may see it
-  /game analysis [game:<id>]                 an ended game's turning points and win-chance graph
+  /game review [game:<number>] [step:<k>] [seen_by:<user>|table]   a game's picture after move k, as you may see it
+  /game analysis [game:<number>]             an ended game's turning points and win-chance graph
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
   /games | /mygames | /stats [user:<user>] | /leaderboard game:<key> | /profile [user:<user>]
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
@@ -175,18 +177,22 @@ class Console:
         if words[:1] == ["/help"]:
             self.write(help_text())
             return True
-        try:
-            words, options = i18n.english_command(words, options)     # /partita nuova gioco:… (#17)
-            locale = i18n.user_locale()
-            reply = await self.dispatch(User(user_id, user_id, locale), Where(channel, guild="console", locale=locale),
-                                        words, options)
-            await self.present(channel, reply)
-        except StoreError as e:          # a full disk, a busy file: nothing was saved, the session goes on
-            self.write(f"! {e}")
-        except Exception as e:
-            log.exception("console command failed: %s", words[:2])
-            self.write("! " + _("Sorry, that command failed ({error}); nothing was changed. "
-                                "The console goes on: type the next command.", error=type(e).__name__))
+        words, options = i18n.english_command(words, options)     # /partita nuova gioco:… (#17)
+        # the line's log context, as Discord's interactions have theirs (cogs/observe.py): its command named
+        # as there (``/game status``), so table/errors.py knows a read from a write
+        command = " ".join(words[:1] if words[:1] and words[0] in TOP_LEVEL else words[:2]) or None
+        with logs.context(guild="console", channel=channel, command=command):
+            try:
+                locale = i18n.user_locale()
+                reply = await self.dispatch(User(user_id, user_id, locale),
+                                            Where(channel, guild="console", locale=locale), words, options)
+                await self.present(channel, reply)
+            except StoreError as e:          # the database cannot be used: the session goes on
+                self.write("! " + store_failed(e))
+            except Exception:
+                log.exception("console command failed: %s", words[:2])
+                self.write("! " + _("Sorry, that command failed; nothing was changed. "
+                                    "The console goes on: type the next command."))
         return True
 
     async def dispatch(self, user: User, where: Where, words: list[str], options: dict[str, str]) -> Reply:
@@ -252,7 +258,7 @@ class Console:
             game, step = options.get("game", "").lstrip("#"), canonical(options.get("step", ""), ("last",))
             latest = step == "last"          # ⏭ on a running game: its newest move when asked
             if not (game.isdigit() or not game) or not (step.isdigit() or not step or latest):
-                return Reply.fail(user.id, _("Use `/game review [game:<id>] [step:<k>]`: both are numbers."))
+                return Reply.fail(user.id, _("Use `/game review [game:<number>] [step:<k>]`: both are numbers."))
             return await svc.review(where, user, int(game) if game else None, int(step) if step.isdigit() else None,
                                     seen_by=options.get("seen_by") or None, latest=latest)
         if sub == "analysis":
@@ -275,11 +281,11 @@ class Console:
         return Reply.fail(user.id, _("Unknown command `/game {command}`. Try `/help`.", command=sub))
 
     async def analysis(self, user: User, where: Where, options: dict[str, str]) -> Reply:
-        """`/game analysis [game:<id>]`: one under way prints its progress as it goes, then the result (the
+        """`/game analysis [game:<number>]`: one under way prints its progress as it goes, then the result (the
         graph written to out/)."""
         game = options.get("game", "").lstrip("#")
         if game and not game.isdigit():
-            return Reply.fail(user.id, _("Use `/game analysis [game:<id>]`: the id is a number."))
+            return Reply.fail(user.id, _("Use `/game analysis [game:<number>]`: a game's number, such as 7."))
         reply = await self.service.analysis(where, user, int(game) if game else None)
         if reply.analysis is None:
             return reply

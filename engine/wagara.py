@@ -192,7 +192,7 @@ def parse_move(text: str) -> Move:
             else:
                 raise IllegalAction("Steal with e.g. 'steal red'.")
         else:
-            raise IllegalAction("I do not understand '{part}'. A canoe's move is e.g. 'canoe 1: unload, up 3, "
+            raise IllegalAction("'{part}' is not a canoe's move. A canoe's move is e.g. 'canoe 1: unload, up 3, "
                                 "steal red' or 'canoe 2: launch to 3, load violet'.", part=part)
     if kind == "stay" and not pre and steal is None:
         raise IllegalAction("Say what the canoe does, e.g. 'canoe 1: down 2'.")

@@ -191,8 +191,35 @@ def for_user(user: str | None, text: str) -> str:
     return text
 
 
-def _format(text: str, params: dict) -> str:
-    return text.format(**params) if params else text
+def _format(text: str, params: dict, locale: str | None = None) -> str:
+    return fill(text, params, locale or current()) if params else text
+
+
+# Italian's euphonic d (issue #38): "a" and "e" become "ad" and "ed" before a word that begins with the same
+# vowel ("Tocca ad alice", "bob ed Elena"). A translator writes the fixed words right; a placeholder's value
+# (a name, a game word) is known only here, so the one rule for every sentence is applied where it is filled.
+_EUPHONIC = {"it": re.compile(r"(?<![\w'’])([aAeE]) (?=\{(\w+)(?:[:!][^{}]*)?\})")}
+_LEADING_MARKS = "*_`~|<@!&#[("
+
+
+def euphonic(template: str, params: dict, locale: str) -> str:
+    """``template`` with each "a {x}" ("e {x}") written "ad {x}" ("ed {x}") where ``x``'s value begins with
+    the same vowel, in the languages that want it (Italian); others unchanged."""
+    pattern = _EUPHONIC.get(locale)
+    if pattern is None or not params:
+        return template
+
+    def one(m: re.Match) -> str:
+        vowel, name = m.group(1), m.group(2)
+        value = str(params.get(name, "")).lstrip(_LEADING_MARKS)
+        return f"{vowel}d " if value[:1].lower() == vowel.lower() else m.group(0)
+    return pattern.sub(one, template)
+
+
+def fill(template: str, params: dict, locale: str) -> str:
+    """``template`` (already in ``locale``) with its ``{placeholders}`` filled from ``params``: the one place
+    every sentence is filled, so a language's rules at a placeholder's edge (Italian's ad/ed) hold everywhere."""
+    return euphonic(template, params, locale).format(**params)
 
 
 def _(message: str, /, **params) -> str:
@@ -318,7 +345,7 @@ def _line_in(locale: str, game: str | None, text: str) -> str:
         # "{seat} reveals {card}." must not take "3. B ends the turn" for its card
         if m and not any(_SENTENCE_END.search(v) for v in m.groupdict().values()):
             params = {k: _value(locale, v) for k, v in m.groupdict().items()}
-            return cat.gettext(template).format(**params)
+            return fill(cat.gettext(template), params, locale)
     # several sentences joined ("A. B."): translate each; a sentence no template makes, clause by clause
     # ("A: b; c") — sentences first, so "X. Game over: a wins." still finds "Game over: {winner} wins."
     for boundary in (r"(?<=[.!?])\s+", r"(?<=[:;])\s+", r"(?<=,)\s+"):

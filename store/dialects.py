@@ -48,8 +48,7 @@ class StoreFull(StoreError):
 
 
 def not_saved(e: BaseException) -> StoreError:
-    return StoreError(f"The game could not be saved ({type(e).__name__}: {e}); nothing was changed. Try again "
-                      "in a moment.")
+    return StoreError(f"The database failed ({type(e).__name__}: {e}); nothing was changed.")
 
 
 # ----- SQL said differently -------------------------------------------------------------------------------
@@ -342,7 +341,7 @@ class SqliteSide(Side):
         if isinstance(e, sqlite3.IntegrityError):
             return e
         if self.is_busy(e) or "readonly" in text_ or "disk i/o" in text_ or "malformed" in text_:
-            return StoreError(f"The game could not be saved ({e}); nothing was changed. Try again in a moment.")
+            return StoreError(f"The database failed ({type(e).__name__}: {e}); nothing was changed.")
         return e
 
 

@@ -196,7 +196,7 @@ class Analyses:
         if game_id is not None and (row is None or row.guild != where.guild):
             return Reply.fail(user.id, _("There is no game #{id} in this server.", id=game_id))
         if row is None:
-            return Reply.fail(user.id, _("There is no game in this channel to analyse; `/game analysis game:<id>` "
+            return Reply.fail(user.id, _("There is no game in this channel to analyse; `/game analysis game:<number>` "
                                          "analyses another game of this server."))
         if row.state is None:
             return Reply.fail(user.id, _("The game #{id} never started: there is nothing to analyse.", id=row.id),
@@ -371,7 +371,7 @@ class Analyses:
         plain = self.ctx.seat_names(row)
         locale = i18n.user_locale()
         with i18n.speaking(locale), i18n.playing(row.game):
-            lines = [pgettext("analysis", "🔬 **{title}** #{id} — where it turned (the hard engine, from what each "
+            lines = [pgettext("analysis", "🔬 **{title}** #{id} — where it turned (the hard computer, from what each "
                                           "player could see)", title=game.title, id=row.id)]
             for s in judged:
                 counts = summary.marks[s]
@@ -437,7 +437,7 @@ class Analyses:
         """A review step's verdict on its move (``dump``: the state before it), in the current language."""
         shown = self.words(row, game, dump)
         if j.action == j.best or j.loss < 0.005:
-            return _("🔬 The engine's choice too (win chance {chance}).", chance=percent(j.after))
+            return _("🔬 The hard computer's choice too (win chance {chance}).", chance=percent(j.after))
         if not j.mark:
             return _("🔬 Fine (win chance {after}; {better}: {before}).", after=percent(j.after),
                      better=shown(j.best), before=percent(j.before))

@@ -195,7 +195,7 @@ class Community:
     @speaks_to(0)
     async def set_notify(self, user: User, on: bool) -> Reply:
         await self.ctx.store.set_dm(user.id, on)
-        text = (_("I will send you a direct message when a game waits for you.") if on
+        text = (_("You will get a direct message when a game waits for you.") if on
                 else _("No more direct messages; reminders still mention you in the game's channel."))
         return Reply(private=[Private(user.id, text)])
 

@@ -258,7 +258,9 @@ class Context:
         seats = "\n".join(seat_line(i + 1, self.shown(self.seat_name(s.user_id, s.name)), s.removed,
                                     s.user_id == row.host)
                           for i, s in enumerate(row.seats))
-        opts = (", ".join(f"{k}: {show(v)}" for k, v in table_options(row.options, row.seats).items())
+        # each option and value in the reader's words, as the host's select names them (table/replies.py)
+        opts = (", ".join(f"{i18n.word(k)}: {i18n.word(v) if isinstance(v, str) else show(v)}"
+                          for k, v in table_options(row.options, row.seats).items())
                 or pgettext("options", "none"))
         need = i18n.line(game.players_message())
         body = _("{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"

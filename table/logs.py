@@ -42,6 +42,11 @@ def context(**fields):
         _context.reset(token)
 
 
+def current() -> dict:
+    """The context fields of the current task (an empty dict outside any context)."""
+    return dict(_context.get() or {})
+
+
 def set_context(**fields) -> None:
     """Add fields to the current context (a game id learnt halfway through an interaction)."""
     _context.set({**(_context.get() or {}), **{k: v for k, v in fields.items() if v is not None}})

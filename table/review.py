@@ -220,12 +220,12 @@ class Review:
         if game_id is not None and (row is None or row.guild != where.guild):
             return Reply.fail(user.id, _("There is no game #{id} in this server.", id=game_id))
         if row is None:
-            return Reply.fail(user.id, _("There is no game in this channel to review; `/game review game:<id>` "
+            return Reply.fail(user.id, _("There is no game in this channel to review; `/game review game:<number>` "
                                          "reviews another game of this server."))
         if row.state is None:
             if row.status == "lobby":
                 return Reply.fail(user.id, _("The game #{id} has not started yet: there is nothing to review. "
-                                             "`/game review game:<id>` reviews another game of this server.",
+                                             "`/game review game:<number>` reviews another game of this server.",
                                              id=row.id), game_id=row.id)
             return Reply.fail(user.id, _("The game #{id} was closed before it started: there is nothing to "
                                          "review.", id=row.id), game_id=row.id)

@@ -12,6 +12,7 @@ from store.store import BOT_PREFIX, Seat, Settings
 BOT_LEVEL = re.compile(r"\((easy|medium|hard)\)$")
 BOT_NAME = N_("Computer {n} ({level})")
 LEVEL_WORDS = (W_("easy"), W_("medium"), W_("hard"))
+SPEED_WORDS = (W_("untimed"), W_("fast"), W_("daily"), W_("relaxed"))    # the speed option's values (#34), as words
 STAND_IN_LEVEL = "medium"     # a computer playing for a person: skipped turns and removed seats
 REMOVED_TEXT = N_("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
                   "can no longer act, take back a move or see its hand.")

@@ -39,7 +39,8 @@ async def test_console_script(tmp_path):
     assert "[#lobby] Pebbles begins!" in text
     assert "[only bob sees] Your private view" in text and "Your choices: bid 1; bid 2; bid 3" in text
     assert "[only alice sees] Your choices: bid 1; bid 2; bid 3" in text
-    assert "buttons for alice: bid" not in text and "buttons for bob: bid" not in text   # secret bids
+    for name in ("alice", "bob"):                                                        # secret bids
+        assert f"{name}'s buttons, each with the line that does the same:\n    bid" not in text
     assert "[only eve sees] You are not playing" in text
     assert "Game over" in text and "alice wins" in text
     assert "! Start a line with USER@CHANNEL" in text

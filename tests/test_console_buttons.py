@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import discord
 
 import tests.tinygame  # noqa: F401
+from console import lines
 from console.table import Console
 from store import Store
 from table import TableService
@@ -79,18 +80,23 @@ def review_line(game: str, step: str, viewer: str, page: ReviewPage, user: str) 
     return line
 
 
+def button_line(turn: Turn, action: str) -> str:
+    """An action button's console line: its label in the reader's language → the exact line to type."""
+    return f"    {lines.action_label(turn, action)} → /game move action:{action}"
+
+
 def expected(kind: str, cid: str, values: list[str], case: dict) -> list[str]:
     """The console lines (any one of each list item must appear) that do what the component does."""
     _th, _letter, g, v, arg = cid.split(":", 4)
     turn: Turn | None = case.get("turn")
     page: ReviewPage | None = case.get("page")
     if kind == "a":
-        return [f"{case['seat']}: ", turn.public_actions[case["seat"]][int(arg)], "/game move action:<button>"]
-    if kind == "s":         # an action select: each entry listed on the buttons line
-        return [turn.public_actions[case["seat"]][int(i)] for i in values] + ["/game move action:<button>"]
+        return [f"{case['seat']}'s buttons", button_line(turn, turn.public_actions[case["seat"]][int(arg)])]
+    if kind == "s":         # an action select: each entry on its line, its label beside the line to type
+        return [button_line(turn, turn.public_actions[case["seat"]][int(i)]) for i in values]
     if kind == "g":         # a group: its actions listed, or the whole list one command away
         return ["/game actions"] if len(turn.public_actions[case["seat"]]) > 30 else \
-            list(turn.public_actions[case["seat"]]) + ["/game move action:<button>"]
+            [button_line(turn, a) for a in turn.public_actions[case["seat"]]]
     if kind == "p":
         return ["choose privately (`/game actions` lists your choices)"]
     if kind == "v":
@@ -247,16 +253,17 @@ async def test_a_console_game_to_its_end_then_review_and_rematch_by_the_printed_
         while not any("Game over" in text for text in said):
             # whoever the message calls: a button line, or the private choice's
             called = next(text for text in said if text.startswith("  → @"))[len("  → @"):].split()
-            buttons = [text for text in said if text.startswith("  buttons for ")]
+            buttons = [text for text in said if text.startswith("  ") and text.endswith("'s buttons, each with the "
+                                                                                   "line that does the same:")]
             who = called[0]
             if buttons:
-                action = buttons[0].split(": ", 1)[1].split(" | ")[0]
-                said = await say(who, command_after(said, "→ /game move").replace("<button>", action))
+                first = said.index(buttons[0]) + 1          # the first button's line: label → the line to type
+                said = await say(who, re.search(r" → (/.*)$", said[first])[1])
             else:
                 assert any("`/game actions`" in text for text in said)
                 mine = await say(who, "/game actions")
-                action = next(text for text in mine if "Your choices:" in text).split(": ", 1)[1].split("; ")[-1]
-                said = await say(who, command_after(mine, "→ /game move").replace("<choice>", action))
+                assert "  Your choices, each with the line that plays it:" in mine
+                said = await say(who, command_after(mine, "→ /game move"))      # the last choice's line
             moves += 1
             assert moves < 20
         end = said
@@ -307,8 +314,44 @@ async def test_the_lines_speak_the_console_language(tmp_path):
     assert "  Unisciti: /partita unisciti" in text
     assert "  Inizia (posti a caso): /partita inizia ordine:casuale" in text
     assert "    rounds (ora 1): /partita opzione nome:rounds valore:1|2|3|4|5" in text
-    assert "    → /partita mossa azione:<pulsante>" in text
+    assert "  pulsanti di alice, ognuno con la riga che fa lo stesso:" in text
+    assert "    keep → /partita mossa azione:keep" in text
     assert "  🔁 Rivincita: /partita rivincita" in text and "  🔎 Rivedi: /partita rivedi gioco:1" in text
     assert "  ▶ successiva: /partita rivedi gioco:1 passo:2" in text
     assert "[lo vede solo alice] **Pebbles** #1 — mossa 3 di 3" in text      # passo:ultima, the last move
     assert "Il tavolo ✓: /partita rivedi gioco:1 passo:3 visto_da:tavolo" in text
+
+
+async def test_a_move_has_one_name_at_the_italian_console(tmp_path):
+    """Each button's line (#38): its label in the reader's language, then the exact line to type — the label
+    never stands as the command, nor the canonical text as the label; the line typed plays that move."""
+    import i18n
+
+    i18n.set_default("it")
+    try:
+        out: list[str] = []
+        async with Store(tmp_path / "c.db") as store:
+            console = Console(TableService(store, render=False), tmp_path / "img", write=out.append)
+            for line in ("alice@t /partita nuova gioco:wassamasaw", "bob@t /partita unisciti",
+                         "alice@t /partita inizia"):
+                assert await console.handle(line)
+            out = "\n".join(out).split("\n")          # one printed line an entry
+            head = next(i for i, t in enumerate(out) if re.fullmatch(
+                r"  pulsanti di (alice|bob), ognuno con la riga che fa lo stesso:", t))
+            who = out[head].split()[2].rstrip(",")          # whoever drafts first
+            elements = {"legno": "wood", "fuoco": "fire", "terra": "earth", "metallo": "metal", "acqua": "water"}
+            buttons = []
+            for text in out[head + 1:]:
+                m = re.fullmatch(r"    prendi (\w+) (\d) → /partita mossa azione:take (\w+) (\d)", text)
+                if not m:
+                    break
+                assert elements[m[1]] == m[3] and m[2] == m[4], text       # the same move, named twice
+                buttons.append(text)
+            assert len(buttons) >= 5           # ten dice, two of each element: a line for each different one
+            assert not any("take " in t.split(" → ")[0] for t in buttons)
+            said: list[str] = []
+            console.write = said.append
+            assert await console.handle(f"{who}@t " + buttons[0].split(" → ")[1])
+            assert any(f"{who} prende" in t for t in said), said
+    finally:
+        i18n.set_default("en")

@@ -141,7 +141,7 @@ async def test_the_end_offers_review_and_its_buttons_survive_a_restart(tmp_path)
                 {"type": 1, "components": [{"type": 2, "style": 2, "label": "▶",
                                             "custom_id": f"th:w:{ended.id}:x:n."}]}]}, {}, source="channel")
             refused = await answer(await fake.click("carol", odd, label="▶"))
-            assert refused.ephemeral and "not one I can read" in refused.content
+            assert refused.ephemeral and "cannot be read any more" in refused.content
             assert fake.message(odd.id).content == "old"
     assert not fake.errors, fake.errors
 

@@ -56,7 +56,8 @@ async def test_console_in_italian_plays_a_game_with_italian_commands(tmp_path, i
     assert "Si aspetta la scelta di alice, bob." in text
     assert "[lo vede solo alice] Le tue scelte: bid 1; bid 2; bid 3" in text       # actions stay canonical
     assert "🔒 alice, bob: scegliete in privato (`/partita azioni` elenca le vostre scelte)" in text
-    assert "Tocca a alice." in text and "pulsanti per alice: keep | reroll" in text
+    assert "Tocca ad alice." in text and "  pulsanti di alice, ognuno con la riga che fa lo stesso:" in text
+    assert "    keep → /partita mossa azione:keep" in text and "    ritira → /partita mossa azione:reroll" in text
     assert "**Partita finita.** 🏆 Vince alice! Punteggi: alice " in text
     # a real game's table, a computer at an Italian level, settings in words
     assert "**Wagara** — tavolo aperto in questo canale." in text
@@ -122,7 +123,7 @@ async def test_notices_in_the_servers_language_direct_messages_in_each_users(svc
     await svc.set_notify(bob, True)
     clock.now += 4 * H + 1
     [reminder] = await svc.due()
-    assert reminder.reply.text == "⏰ Promemoria: Alice, Bob — Pebbles vi aspetta (da 4 ore)."
+    assert reminder.reply.text == "⏰ Promemoria: Alice, Bob — Pebbles è in attesa da 4 ore."
     dms = {p.user: p.text for p in reminder.dm}
     assert dms == {"111": "⏰ Tocca a te in Pebbles (in attesa da 4 ore).",
                    "222": "⏰ It is your move in Pebbles (waiting 4 hours)."}
@@ -148,7 +149,7 @@ async def test_a_skip_past_the_deadline_in_the_servers_language(svc, store, cloc
     assert r.ok
     assert r.text.startswith("Bob ha mancato la scadenza; Alice ha saltato il turno: il computer ha giocato "
                              "al suo posto.")
-    assert r.text.endswith("\nTocca a Alice.")
+    assert r.text.endswith("\nTocca ad Alice.")
     assert err(await svc.remove(here, bob, "111")) == "Alice ha ancora 24 ore prima della scadenza del turno."
     assert err(await svc.skip(here, alice, "111")) == "Sei tu: fai semplicemente la tua mossa."
     row = await store.open_game("chan")

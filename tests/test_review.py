@@ -237,7 +237,7 @@ async def test_the_console_reviews_in_english_and_italian(tmp_path):
     assert "[only carol sees] **Wagara** #1 — the start, 0 moves to review\nAs the table sees it." in text
     assert "image (only carol): " in text and list((tmp_path / "en" / "img").glob("wagara-1-review-0-table.png"))
     assert "[only alice sees] While the game runs, you may review it as the table sees it" in text
-    assert "[only alice sees] Use `/game review [game:<id>] [step:<k>]`: both are numbers." in text
+    assert "[only alice sees] Use `/game review [game:<number>] [step:<k>]`: both are numbers." in text
     i18n.set_default("it")
     try:
         text = await run_console(tmp_path / "it", script.replace("/game review", "/partita rivedi")
@@ -247,7 +247,7 @@ async def test_the_console_reviews_in_english_and_italian(tmp_path):
         i18n.set_default("en")
     assert "[lo vede solo carol] **Wagara** #1 — l'inizio, 0 mosse da rivedere\nCome la vede il tavolo." in text
     assert "[lo vede solo alice] Mentre la partita è in corso puoi rivederla" in text
-    assert "[lo vede solo alice] Usa `/partita rivedi [gioco:<id>] [passo:<k>]`" in text
+    assert "[lo vede solo alice] Usa `/partita rivedi [gioco:<numero>] [passo:<k>]`" in text
 
 
 async def test_a_removed_player_reviews_as_the_table_until_the_end(rsvc, clock):

@@ -392,7 +392,7 @@ class Play:
         if row is None:
             return Reply.fail(user.id, _("There is no game in this channel. Open one with `/game new`."))
         if row.status == "lobby":
-            return ctx.lobby_reply(row, "")
+            return await ctx.lobby_reply(row, "")
         game = GAMES[row.game]
         if row.state is None:
             return Reply(text=_("The {title} table here was closed before it started.", title=game.title),

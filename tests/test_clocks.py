@@ -113,7 +113,7 @@ def test_what_people_type_is_read_or_refused():
             C.parse_quiet(bad)
         assert e.value.args[0] == why
     with pytest.raises(C.BadHours):
-        C.parse_away(15, 0.0)
+        C.parse_away(22, 0.0)
 
 
 def test_instants_are_marked_and_each_front_end_writes_them():
@@ -178,9 +178,9 @@ async def test_bad_hours_are_one_line_and_change_nothing(svc, clock):
                          ({"quiet": "08:00-08:00"}, "cannot cover the whole day"),
                          ({"quiet": "20:00-10:00"}, "at most 12 hours a day"),
                          ({"quiet": "later"}, "Write quiet hours as from-to"),
-                         ({"away_days": 15}, "0 (back now) to 14 days"),
-                         ({"away_days": "soon"}, "0 (back now) to 14 days"),
-                         ({"zone": "Europe/Rome", "away_days": 30}, "0 (back now) to 14 days")):
+                         ({"away_days": 22}, "0 (back now) to 21 days"),
+                         ({"away_days": "soon"}, "0 (back now) to 21 days"),
+                         ({"zone": "Europe/Rome", "away_days": 30}, "0 (back now) to 21 days")):
         text = err(await svc.set_hours(BOB, **kwargs))
         assert said in text and "\n" not in text
         assert await svc.store.hours_of(["222"]) == before
@@ -274,7 +274,7 @@ async def test_away_pauses_the_bank_tells_the_table_and_comes_back(svc, clock):
     assert any("Bob is away until" in n.reply.text and "\u27e6t:" in n.reply.text for n in told)
     clock.now = START + 3 * H
     status = await svc.status(HERE, CY)
-    assert "paused while away" in status.text
+    assert "paused: away until \u27e6t:" in status.text and ":f\u27e7" in status.text
     assert (await svc.set_hours(BOB, away_days=0)).ok                      # back early
     assert any("Bob is back" in n.reply.text for n in await svc.outbox())
     deadline = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "deadline")

@@ -13,6 +13,7 @@ meets the store (banks and hours are rows: a restart loses nothing) and the othe
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import TYPE_CHECKING
 
@@ -66,7 +67,7 @@ def why_not(e: BadHours) -> str:
     if what == "away_bound":
         return _("That is more time away than {n} days in any {window}: you can be away for at most {room} more "
                  "days from now.", n=clock.MAX_AWAY_DAYS, window=clock.AWAY_WINDOW_DAYS,
-                 room=f"{int(e.args[2] * 10) / 10:g}")
+                 room=f"{math.floor((e.args[2] + 1 / 1440) * 10) / 10:g}")
     if what == "not_away":
         return _("You are not away.")
     if what == "window":

@@ -325,3 +325,169 @@ async def test_the_console_prints_instants_in_utc(tmp_path):
                                       "bob@t /notify zone:asia/tokyo quiet:23:00-07:00\nbob@t /notify away_days:3\n")
     assert "6 h 0 min on the clock; it runs out" in out and " UTC (in " in out and "\u27e6" not in out
     assert "There is no time zone 'Mars/Base'" in out and "Asia/Tokyo" in out and "Away until" in out
+
+
+# ----- a table's playing hours, by hand ------------------------------------------------------------------------
+EVENINGS = ("Europe/Rome", 18 * 60, 23 * 60)     # 16:00-21:00 UTC in May (CEST)
+
+
+def test_a_table_window_alone_decides_when_a_bank_runs():
+    # Bob sleeps 14:00-22:00 UTC (Tokyo 23-07), but at a table with playing hours the window alone counts:
+    # 6 h from Monday 08:00 UTC: Monday 16:00-21:00 (5 h), then Tuesday 16:00-17:00 (1 h)
+    bob = C.at_table(Hours("Asia/Tokyo", (23 * 60, 7 * 60)), EVENINGS)
+    assert C.runs_out(bob, START, 6 * H) == at(2026, 5, 5, 17)
+    assert C.playing_seconds(bob, START, at(2026, 5, 5, 18)) == 7 * H           # 5 h + 2 h
+    assert C.is_quiet(bob, at(2026, 5, 4, 15, 59)) and not C.is_quiet(bob, at(2026, 5, 4, 17))
+    assert C.awake_at(bob, START) == at(2026, 5, 4, 16)
+    # away until Tuesday 12:00 UTC: Tuesday 16:00-21:00 (5 h), Wednesday 16:00-17:00 (1 h)
+    away = C.at_table(Hours("UTC", None, at(2026, 5, 5, 12)), EVENINGS)
+    assert C.runs_out(away, START, 6 * H) == at(2026, 5, 6, 17)
+    # whom a reminder may reach: in the window and out of one's quiet hours (Rome's 21:00-05:00 UTC: 16:00 is
+    # fine; Tokyo's quiet hours cover the whole window, so Bob is never reminded, only shown the turn)
+    rome = C.reachable(Hours("Europe/Rome", (23 * 60, 7 * 60)), EVENINGS)
+    assert C.awake_at(rome, START) == at(2026, 5, 4, 16)
+    assert C.is_quiet(C.reachable(Hours("Asia/Tokyo", (23 * 60, 7 * 60)), EVENINGS), at(2026, 5, 4, 17))
+
+
+def test_a_table_window_follows_summer_time_in_its_zone():
+    nights = C.at_table(ANY, ("Europe/Rome", 1 * 60, 5 * 60))
+    # 25 October 2026 (03:00 CEST → 02:00 CET): 01:00 CEST = 23:00 UTC to 05:00 CET = 04:00 UTC, five hours
+    assert C.playing_seconds(nights, at(2026, 10, 24, 12), at(2026, 10, 25, 12)) == 5 * H
+    # 29 March 2026 (02:00 CET → 03:00 CEST): 01:00 CET = 00:00 UTC to 05:00 CEST = 03:00 UTC, three hours
+    assert C.playing_seconds(nights, at(2026, 3, 28, 12), at(2026, 3, 29, 12)) == 3 * H
+    # a window across midnight: 22:00-02:00 UTC is four hours a day
+    late = C.at_table(ANY, ("UTC", 22 * 60, 2 * 60))
+    assert C.playing_seconds(late, at(2026, 5, 4, 0), at(2026, 5, 6, 0)) == 2 * H + 4 * H + 2 * H
+
+
+ANY = Hours()
+
+
+def test_playing_hours_as_typed():
+    assert C.parse_window("18:00-23:00") == (18 * 60, 23 * 60) and C.parse_window("22-2") == (22 * 60, 2 * 60)
+    assert C.parse_window("off") is None
+    for bad, why in (("8-8", "window_day"), ("00:00-24:00", "window_day"), ("20-21", "window_short"),
+                     ("late", "window"), ("25-3", "window")):
+        with pytest.raises(C.BadHours) as e:
+            C.parse_window(bad)
+        assert e.value.args[0] == why
+    assert C.window_of({"playing_hours": "18:00-23:00", "zone": "Europe/Rome"}) == EVENINGS
+    assert C.window_of({}) is None and C.window_of({"playing_hours": "off"}) is None
+
+
+def test_the_away_bound_counts_the_spells_taken():
+    # 10 days taken from day 0: on day 20 a spell [20, 20 + d] puts d + 10 days in the 60 that end with it
+    assert C.away_room([(0, 10 * DAY)], 20 * DAY) == pytest.approx(11, abs=1e-3)
+    # on day 55 the window that ends with a spell of d days holds max(15, d) of them
+    assert C.away_room([(0, 10 * DAY)], 55 * DAY) == pytest.approx(21, abs=1e-3)
+    # two spells (10 days, then 5 from day 30) on day 40: d + 15 <= 21
+    assert C.away_room([(0, 10 * DAY), (30 * DAY, 35 * DAY)], 40 * DAY) == pytest.approx(6, abs=1e-3)
+    assert C.away_room([], 0) == pytest.approx(21, abs=1e-3)
+    with pytest.raises(C.BadHours) as e:
+        C.check_away([(0, 10 * DAY)], 12, 20 * DAY)
+    assert e.value.args[0] == "away_bound" and e.value.args[2] == pytest.approx(11, abs=1e-3)
+    assert C.check_away([(0, 10 * DAY)], 11, 20 * DAY) == 31 * DAY
+
+
+# ----- the service: playing hours, away, the server's speed, the estimate, late notices ------------------------
+async def test_a_table_with_playing_hours(svc, clock):
+    for options, said in (({"zone": "Mars/Base"}, "There is no time zone 'Mars/Base'"),
+                          ({"playing_hours": "8-8"}, "empty or the whole day"),
+                          ({"playing_hours": "20-21"}, "at least 2 hours"),
+                          ({"playing_hours": "evenings"}, "Write playing hours as from-to")):
+        text = err(await svc.open_table(HERE, ALICE, "pebbles", {"speed": "fast", **options}))
+        assert said in text and "\n" not in text
+        assert await svc.store.open_game("chan") is None
+    await svc.set_hours(BOB, "Asia/Tokyo", "23:00-07:00")         # asleep 14:00-22:00 UTC: all the window
+    r = await svc.open_table(HERE, ALICE, "pebbles", {"speed": "fast", "playing_hours": "18-23", "zone": "europe/rome"})
+    assert r.ok and "Playing hours: 18:00-23:00 (Europe/Rome)" in r.text
+    assert "empty or the whole day" in err(await svc.set_option(HERE, ALICE, "playing_hours", "9-9"))
+    assert (await svc.store.open_game("chan")).options["playing_hours"] == "18:00-23:00"
+    assert (await svc.join(HERE, BOB)).ok
+    r = await svc.start(HERE, ALICE)
+    # 08:00 UTC: both awake (17:00 in Tokyo), so both are named with a ping; neither bank runs before 16:00
+    assert "paused outside the table's playing hours" in r.text and r.mention == ["111", "222"]
+    timers = {t.kind: t.due for t in await svc.store.pending_timers(r.game_id)}
+    assert timers == {"deadline": at(2026, 5, 5, 17), "reminder": at(2026, 5, 4, 16)}    # by hand, above
+    clock.now = at(2026, 5, 4, 15, 59)
+    assert await svc.due() == []
+    clock.now = at(2026, 5, 4, 16)
+    (n,) = await svc.due()
+    assert "Reminder" in n.reply.text and n.reply.mention == ["111"]        # Bob sleeps: not reminded
+    clock.now = at(2026, 5, 4, 18)                 # 2 h of the window gone for both
+    assert "Alice: 4 h 0 min" in (await svc.game_clock(HERE, CY)).private[0].text
+
+
+async def test_away_is_bounded_over_the_spells_taken(svc, clock):
+    assert "You are not away." == err(await svc.away(BOB, None))
+    assert (await svc.away(BOB, 15)).ok
+    clock.now += DAY
+    assert (await svc.away(BOB, None)).ok                        # back after one day: one day taken
+    text = err(await svc.away(BOB, 21))
+    assert "at most 20 more days" in text and "\n" not in text
+    assert (await svc.away(BOB, 10)).ok                          # a new spell replaces nothing taken
+    clock.now += DAY
+    assert "at most 19 more days" in err(await svc.away(BOB, 20))   # the running spell counts as cut to now
+    assert await svc.store.away_spells(BOB.id, 0) == [(START, START + DAY), (START + DAY, START + 11 * DAY)]
+    assert "at most 19 more days" in err(await svc.set_hours(BOB, away_days=20))   # /notify: the same rule
+    assert (await svc.away(BOB, 19)).ok
+
+
+async def test_away_shows_in_an_untimed_games_status_and_turn(svc, clock):
+    await started(svc, ALICE, BOB)
+    await svc.away(BOB, 3)
+    r = await svc.act(HERE, ALICE, "bid 1")
+    back = int(START + 3 * DAY)
+    assert f"Bob is away until \u27e6t:{back}:f\u27e7" in r.text and r.mention == []
+    assert f"Bob is away until \u27e6t:{back}:f\u27e7" in (await svc.status(HERE, CY)).text
+
+
+async def test_the_server_picks_the_speed_of_new_tables(svc, clock):
+    text = err(await svc.change_settings("g", ALICE, True, speed="warp"))
+    assert "There is no speed 'warp'" in text and "\n" not in text
+    assert (await svc.store.settings("g")).speed == "untimed"
+    assert "Speed of new tables: daily" in (await svc.change_settings("g", ALICE, True, speed="Daily")).private[0].text
+    r = await svc.open_table(HERE, ALICE, "wassamasaw")
+    assert (await svc.store.open_game("chan")).options["speed"] == "daily"
+    # the estimate by the formula (docs/clocks.md): 72 turns × 6 h × 24 / 16 = 648 h = 27 days
+    assert "Clock: daily" in r.text and "Length: about 27 days (a game has about 72 turns" in r.text
+    r = await svc.set_option(HERE, ALICE, "speed", "fast")        # 72 × 1.5 h × 24 / 16 = 162 h: 7 days
+    assert "Length: about 7 days" in r.text
+    r = await svc.set_option(HERE, ALICE, "playing_hours", "18:00-23:00")    # × 16 / 5: 518 h, 22 days
+    assert "Length: about 22 days" in r.text
+
+
+async def test_the_estimate_uses_finished_games_when_there_are_enough(svc, clock):
+    import time
+
+    spans = [({"speed": "fast"}, 2, 0.0, d * DAY) for d in (3, 4, 5, 6)] + [({}, 2, 0.0, 1 * DAY)] * 9 \
+        + [({"speed": "fast"}, 3, 0.0, 1 * DAY)] * 9
+    svc.estimates._spans["wassamasaw"] = (time.monotonic(), spans)
+    r = await svc.open_table(HERE, ALICE, "wassamasaw", {"speed": "fast"})
+    assert "Length: about 7 days" in r.text                      # four at this size and speed: not enough
+    spans.append(({"speed": "fast"}, 2, 0.0, 9 * DAY))
+    r = await svc.join(HERE, BOB)
+    assert "Length: about 5 days (the middle of the 5 finished games at this size and speed)" in r.text
+
+
+async def test_a_notice_sent_late_pings_nobody_now_in_quiet_hours(svc, clock):
+    await svc.set_notify(BOB, True)
+    await started(svc, ALICE, BOB)
+    await svc.act(HERE, ALICE, "bid 1")
+    clock.now = START + 4 * H                       # the reminder fires: Bob awake, pinged and written to
+    assert await svc.fire_due() == 1
+    (queued,) = await svc.outbox()
+    assert queued.reply.mention == ["222"]
+    # the bot was down; when it is back Bob's quiet hours have begun (12:00 UTC = 21:00 in Tokyo, quiet 21-07)
+    clock.now = START + 5 * H
+    await svc.set_hours(BOB, "Asia/Tokyo", "21:00-07:00")
+    posted, written = [], []
+
+    async def to_channel(notice):
+        posted.append(notice)
+
+    async def to_user(notice, private, part):
+        written.append(private.user)
+    (sent,) = await svc.deliver(to_channel, to_user)
+    assert "Reminder" in sent.reply.text and sent.reply.mention == [] and written == []
+    assert await svc.outbox() == []

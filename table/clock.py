@@ -31,6 +31,7 @@ MAX_QUIET_HOURS = 12          # quiet hours are at most half a day: a bank alway
 MAX_AWAY_DAYS = 21            # away at most 21 days in any AWAY_WINDOW_DAYS (one spell or several)
 AWAY_WINDOW_DAYS = 60
 MIN_WINDOW_HOURS = 2          # a table's playing hours are at least two hours a day
+NEVER = 60 * DAY              # awake_at's answer for someone never reachable at a table (as good as never)
 UNTIMED = "untimed"
 
 
@@ -297,6 +298,8 @@ def awake_at(hours: Hours, t: float) -> float:
         spans = excluded(hours, t, t + 2 * DAY)
         if not spans or spans[0][0] > t:
             return t
+        if spans[0][1] >= t + 2 * DAY and (hours.away_until is None or hours.away_until <= t):
+            return t + NEVER               # two whole days without a moment: quiet hours that cover a window
         t = spans[0][1]
     return t
 

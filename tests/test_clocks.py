@@ -492,3 +492,37 @@ async def test_a_notice_sent_late_pings_nobody_now_in_quiet_hours(svc, clock):
     (sent,) = await svc.deliver(to_channel, to_user)
     assert "Reminder" in sent.reply.text and sent.reply.mention == [] and written == []
     assert await svc.outbox() == []
+
+
+async def test_away_and_the_servers_speed_at_the_console(tmp_path):
+    from tests.support import run_console
+
+    out = await run_console(tmp_path, "bob@t /away off\nbob@t /away days:3\nbob@t /away days:22\nbob@t /away\n"
+                                      "alice@t /settings speed:warp\nalice@t /settings speed:fast\n"
+                                      "alice@t /game new game:wassamasaw\nalice@t /game option name:playing_hours "
+                                      "value:whenever\n")
+    assert "You are not away." in out and "Away until " in out and " UTC" in out
+    assert "0 (back now) to 21 days" in out and "Use `/away days:<N>` or `/away off`." in out
+    assert "There is no speed 'warp'" in out and "Speed of new tables: fast" in out
+    assert "Clock: fast" in out and "Length: about 7 days" in out and "Write playing hours as from-to" in out
+
+
+async def test_the_clocks_new_lines_in_italian(svc, clock, tmp_path):
+    import i18n
+    from tests.support import run_console
+
+    i18n.set_default("it")            # the process speaks Italian (`bot.py --console --locale it`)
+    try:
+        await _in_italian(svc, tmp_path, run_console)
+    finally:
+        i18n.set_default("en")
+
+
+async def _in_italian(svc, tmp_path, run_console):
+    out = await run_console(tmp_path, "bob@t /assenza off\nbob@t /assenza giorni:2\nbob@t /assenza off\n")
+    assert "Non sei assente." in out and "Assente fino" in out
+    assert err(await svc.away(BOB, None)) == "Non sei assente."
+    r = await svc.open_table(HERE, ALICE, "wassamasaw", {"speed": "daily", "playing_hours": "18-23"})
+    assert "Orologio: daily" in r.text and "Ore di gioco: 18:00-23:00 (UTC)" in r.text
+    assert "Durata: circa 86 giorni (una partita ha circa 72 turni" in r.text      # 72 × 6 h × 24 / 5
+    assert err(await svc.set_option(HERE, ALICE, "playing_hours", "9-9")).startswith("Ore di gioco da un'ora")

@@ -239,10 +239,7 @@ class Timekeeping:
         clocks = await self.clocks(row)
         names = self.ctx.text_names(row)
         if clocks is None:                  # untimed: only who is away, and until when
-            humans = [p for p in acting if (s := row.seat_of(p)) is not None and not s.is_bot]
-            hours = await self.hours(humans)
-            return [_("🏖 {name} is away until {back}.", name=names[p], back=when(hours[p].away_until, "f"))
-                    for p in humans if hours[p].away_until is not None and hours[p].away_until > now]
+            return await self.away_lines(row, acting, now)
         people = [p for p in acting if p in clocks and clocks[p].since is not None]
         hours = await self.bank_hours(row, people)
         lines = []
@@ -264,6 +261,14 @@ class Timekeeping:
                 lines.append(_("⏳ {name}: {time} on the clock; it runs out {end}.", name=names[p],
                                time=bank_text(rest), end=when(clock.runs_out(h, c.since, c.bank))))
         return lines
+
+    async def away_lines(self, row: GameRow, people, now: float) -> list[str]:
+        """"🏖 Bo is away until <date>." for each of ``people`` seated at ``row`` (not a computer) who is away."""
+        names = self.ctx.text_names(row)
+        humans = [p for p in people if (s := row.seat_of(p)) is not None and not s.is_bot]
+        hours = await self.hours(humans)
+        return [_("🏖 {name} is away until {back}.", name=names[p], back=when(hours[p].away_until, "f"))
+                for p in humans if hours[p].away_until is not None and hours[p].away_until > now]
 
     @speaks
     async def game_clock(self, where: Where, user: User) -> Reply:

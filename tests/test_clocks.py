@@ -441,6 +441,9 @@ async def test_away_shows_in_an_untimed_games_status_and_turn(svc, clock):
     back = int(START + 3 * DAY)
     assert f"Bob is away until \u27e6t:{back}:f\u27e7" in r.text and r.mention == []
     assert f"Bob is away until \u27e6t:{back}:f\u27e7" in (await svc.status(HERE, CY)).text
+    assert (await svc.act(HERE, BOB, "bid 1")).ok             # a tie: Alice decides; Bob still away
+    assert (await svc.store.open_game("chan")).waiting == ["111"]
+    assert f"Bob is away until \u27e6t:{back}:f\u27e7" in (await svc.status(HERE, CY)).text
 
 
 async def test_the_server_picks_the_speed_of_new_tables(svc, clock):

@@ -18,18 +18,9 @@ from table.service import describe_settings
 
 from . import observe
 from .game import GAME_CHOICES
-from .ui import NO_PINGS, acknowledged, apologize, safe, timed, who
+from .ui import NO_PINGS, acknowledged, apologize, safe, timed, who, zone_names
 
 log = logging.getLogger("teahouse.discord")
-
-
-def zone_names(current: str, limit: int = 25) -> list[str]:
-    """Time zone names holding what was typed (Discord shows at most 25 suggestions)."""
-    import zoneinfo
-
-    typed = current.strip().lower().replace(" ", "_")
-    found = sorted(z for z in zoneinfo.available_timezones() if typed in z.lower() and "/" in z)
-    return found[:limit]
 
 
 def link(guild: str | None, channel: str) -> str:

@@ -86,6 +86,8 @@ async def test_away_and_the_servers_speed_in_discord(tmp_path):
             await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"})
             msg = fake.last_message("general")
             assert "Clock: daily" in msg.content and "Length: about 27 days" in msg.content
+            ac = await fake.autocomplete("alice", "general", "game option", {"name": "zone", "value": "rome"}, "value")
+            assert [c["value"] for c in ac.choices] == ["Europe/Rome"]
             r = await fake.slash("alice", "general", "game option", options={"name": "zone", "value": "Mars/Base"})
             assert r.ephemeral and r.content.startswith("There is no time zone 'Mars/Base'")
             await fake.slash("alice", "general", "game option", options={"name": "playing_hours", "value": "18-23"})

@@ -279,6 +279,10 @@ class Timekeeping:
             return Reply.fail(user.id, _("There is no game in this channel. Open one with `/game new`."))
         speed = self.speed(row)
         head = _("Speed: {speed}.", speed=speed_text(speed))
+        window = clock.window_of(row.options)
+        if window is not None:
+            head += "\n" + _("Playing hours: {hours} ({zone}): clocks run and reminders come only then.",
+                              hours=clock.quiet_text(window[1:]), zone=window[0])
         clocks = await self.clocks(row) if row.status != "lobby" else None
         if clocks is None:
             return Reply(game_id=row.id, private=[Private(user.id, head)])

@@ -416,7 +416,8 @@ async def test_a_table_with_playing_hours(svc, clock):
     (n,) = await svc.due()
     assert "Reminder" in n.reply.text and n.reply.mention == ["111"]        # Bob sleeps: not reminded
     clock.now = at(2026, 5, 4, 18)                 # 2 h of the window gone for both
-    assert "Alice: 4 h 0 min" in (await svc.game_clock(HERE, CY)).private[0].text
+    shown = (await svc.game_clock(HERE, CY)).private[0].text
+    assert "Alice: 4 h 0 min" in shown and "Playing hours: 18:00-23:00 (Europe/Rome)" in shown
 
 
 async def test_away_is_bounded_over_the_spells_taken(svc, clock):

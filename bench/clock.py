@@ -1,7 +1,8 @@
 """What the clocks cost the scheduler (issue #34): 10,000 running games, each with a reminder and a deadline
 pending and a bank per person, in one database; how long the scheduler takes to find what is due next and
 what is due now (the two reads of each pass), and the clock arithmetic a move adds (the instant a bank runs
-out in someone's playing hours, the next reminder out of quiet hours). Not part of the tests:
+out in someone's playing hours, the next reminder out of quiet hours; the same at a table with playing
+hours). Not part of the tests:
 
     .venv/bin/python bench/clock.py [--games 10000] [--db postgresql://…]
 
@@ -96,6 +97,20 @@ async def main_async(args) -> int:
     for i in range(k):
         C.awake_at(people[i % len(people)], now + i * 97.0)
     print(f"the next waking instant (awake_at): {(time.perf_counter() - began) / k * 1e6:.1f} µs a call")
+    # a table with playing hours (18:00-23:00 in Rome): the banks run in the window; a reminder needs the window
+    # and the person's own hours (Tokyo's quiet hours cover that window: never reachable there)
+    window = ("Europe/Rome", 18 * 60, 23 * 60)
+    at_table = [C.at_table(h, window) for h in people]
+    reach = [C.reachable(h, window) for h in people]
+    began = time.perf_counter()
+    for i in range(k):
+        C.runs_out(at_table[i % len(people)], now + i * 97.0, (i % 120 + 1) * C.H)
+    per = (time.perf_counter() - began) / k * 1e6
+    print(f"runs_out at a table with playing hours (5 h a day): {per:.1f} µs a call")
+    began = time.perf_counter()
+    for i in range(k):
+        C.awake_at(reach[i % len(people)], now + i * 97.0)
+    print(f"awake_at for a reminder there: {(time.perf_counter() - began) / k * 1e6:.1f} µs a call")
     return 0 if ok else 1
 
 

@@ -13,23 +13,15 @@ import i18n
 from engine import GAMES
 from i18n import _, ngettext
 from store.store import StoreError
+from table.clock import SPEEDS
 from table.errors import store_failed
 from table.service import describe_settings
 
 from . import observe
 from .game import GAME_CHOICES
-from .ui import NO_PINGS, acknowledged, apologize, safe, timed, to_user, who
+from .ui import NO_PINGS, acknowledged, apologize, safe, timed, to_user, who, zone_names
 
 log = logging.getLogger("teahouse.discord")
-
-
-def zone_names(current: str, limit: int = 25) -> list[str]:
-    """Time zone names holding what was typed (Discord shows at most 25 suggestions)."""
-    import zoneinfo
-
-    typed = current.strip().lower().replace(" ", "_")
-    found = sorted(z for z in zoneinfo.available_timezones() if typed in z.lower() and "/" in z)
-    return found[:limit]
 
 
 def link(guild: str | None, channel: str) -> str:
@@ -87,20 +79,23 @@ class CommunityCog(commands.Cog):
     @app_commands.describe(reminder_hours="Hours between reminders (0: none)",
                            deadline_hours="Hours before a turn is overdue (0: no deadline)",
                            past_deadline="What happens past the deadline",
-                           threads="Open a thread per game", mention="Mention the player to act after a move")
+                           threads="Open a thread per game", mention="Mention the player to act after a move",
+                           speed="The speed of new tables (a table's host may pick another)")
     @app_commands.choices(past_deadline=[
         app_commands.Choice(name="the other players choose: skip or remove (buttons)", value="vote"),
         app_commands.Choice(name="a computer plays the missed turn", value="skip"),
-        app_commands.Choice(name="a computer takes the seat", value="remove")])
+        app_commands.Choice(name="a computer takes the seat", value="remove")],
+        speed=[app_commands.Choice(name=name, value=name) for name in SPEEDS])
     async def settings(self, interaction: discord.Interaction,
                        reminder_hours: app_commands.Range[float, 0, 168] | None = None,
                        deadline_hours: app_commands.Range[float, 0, 720] | None = None,
                        past_deadline: app_commands.Choice[str] | None = None,
-                       threads: bool | None = None, mention: bool | None = None):
+                       threads: bool | None = None, mention: bool | None = None,
+                       speed: app_commands.Choice[str] | None = None):
         user, where = who(interaction)
         changes = {"reminder_hours": reminder_hours, "deadline_hours": deadline_hours,
                    "deadline_action": past_deadline.value if past_deadline else None,
-                   "threads": threads, "mention": mention}
+                   "threads": threads, "mention": mention, "speed": speed.value if speed else None}
 
         async def work() -> str:
             if all(v is None for v in changes.values()):
@@ -134,6 +129,19 @@ class CommunityCog(commands.Cog):
                     return reply.private[0].text        # bad input: its one line, nothing changed
                 parts.append(reply.private[0].text)
             return "\n".join(parts)
+
+        await self.respond(interaction, work)
+
+    @app_commands.command(name="away", description="Time away: your clocks pause in all your games")
+    @app_commands.describe(days="Days away from now (at most 21 in any 60 days)", off="Back now")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60] | None = None,
+                   off: bool | None = None):
+        user, _where = who(interaction)
+
+        async def work() -> str:
+            if days is None and not off:
+                return (await self.service.set_hours(user)).private[0].text      # where one stands
+            return (await self.service.away(user, None if off else days)).private[0].text
 
         await self.respond(interaction, work)
 

@@ -344,6 +344,8 @@ class GameCog(commands.Cog):
         row = await self.service.store.open_game(str(interaction.channel_id))
         if row is None or row.game not in GAMES:
             return []
+        if str(interaction.namespace.name or "") == "zone":       # a table's playing hours' zone (#34)
+            return [app_commands.Choice(name=z, value=z) for z in ui.zone_names(current)]
         choices = {**GAMES[row.game].option_choices, **TABLE_OPTION_CHOICES}.get(
             str(interaction.namespace.name or ""), [])
         # each value as the reader says it (on → sì), sent as the canonical value

@@ -463,6 +463,15 @@ def OptionSelects(game_id: int, options: dict, choices: dict[str, list]) -> list
     return out
 
 
+def zone_names(current: str, limit: int = 25) -> list[str]:
+    """Time zone names holding what was typed (Discord shows at most 25 suggestions)."""
+    import zoneinfo
+
+    typed = current.strip().lower().replace(" ", "_")
+    found = sorted(z for z in zoneinfo.available_timezones() if typed in z.lower() and "/" in z)
+    return found[:limit]
+
+
 def switch(on: bool) -> str:
     """An option's on/off as the reader says it."""
     return pgettext("switch", "on") if on else pgettext("switch", "off")

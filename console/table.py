@@ -65,7 +65,9 @@ HELP = N_("""Commands (as in Discord):
   /game skip player:<user> | /game remove player:<user>   past the turn deadline
   /games | /mygames | /stats [user:<user>] | /leaderboard game:<key> | /profile [user:<user>]
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
-  /notify [direct_messages:on|off] [zone:<Area/City>] [quiet:<23:00-07:00|off>] [away_days:<0-14>]
+  /settings ... [speed:untimed|fast|daily|relaxed]   the speed of new tables
+  /notify [direct_messages:on|off] [zone:<Area/City>] [quiet:<23:00-07:00|off>] [away_days:<0-21>]
+  /away days:<N> | /away off                 away: your clocks pause (at most 21 days in any 60)
   /wait hours:<N>                            let time pass (reminders and deadlines fire)
   Each game's own commands, as in Discord (type /<game> alone to list them):
     /wassamasaw take die:<die> [cell:<cell>]     /wagara play card:<n> | /wagara move action:<text>
@@ -141,7 +143,7 @@ class ConsoleClock:
         return time.time() + self.offset
 
 
-TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/profile", "/settings", "/notify", "/wait")
+TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/profile", "/settings", "/notify", "/away", "/wait")
 
 
 class Console:
@@ -198,6 +200,8 @@ class Console:
     async def dispatch(self, user: User, where: Where, words: list[str], options: dict[str, str]) -> Reply:
         svc = self.service
         top = words[0] if words else ""
+        if top == "/away":
+            return await self.cmd_away(user, where, options, words[1:])
         if top in TOP_LEVEL:
             return await getattr(self, "cmd_" + top[1:])(user, where, options)
         if top[1:] in game_commands.COMMANDS:          # a game's own command, as in Discord
@@ -359,6 +363,13 @@ class Console:
     async def cmd_notify(self, user, where, options) -> Reply:
         return await notify(self.service, user, options)
 
+    async def cmd_away(self, user, where, options, words=()) -> Reply:
+        if "days" in options:
+            return await self.service.away(user, options["days"])
+        if any(canonical(w, ("off",)) == "off" for w in words):
+            return await self.service.away(user, None)
+        return Reply.fail(user.id, _("Use `/away days:<N>` or `/away off`."))
+
     async def cmd_wait(self, user, where, options) -> Reply:
         try:
             hours = float(options.get("hours", ""))
@@ -436,7 +447,7 @@ async def notify(service: TableService, user: User, options: dict[str, str]) -> 
     unknown = set(options) - {"direct_messages", *hours}
     if unknown or (dm is not None and canonical(dm, ("on", "off")).lower() not in ("on", "off")):
         return Reply.fail(user.id, _("Use `/notify direct_messages:on|off zone:<Area/City> quiet:<23:00-07:00|off> "
-                                     "away_days:<0-14>` (any of them)."))
+                                     "away_days:<0-21>` (any of them)."))
     texts = []
     if dm is not None:
         texts.append((await service.set_notify(user, canonical(dm, ("on", "off")).lower() == "on")).private[0].text)

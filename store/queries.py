@@ -29,6 +29,7 @@ from .schema import (
     OPEN,
     actions,
     analyses,
+    away_spells,
     clocks,
     games,
     hours,
@@ -120,6 +121,14 @@ OUTGOING_FAILED = (update(outbox).where(outbox.c.id == _param("outgoing_id", Big
                    .values(attempts=outbox.c.attempts + 1).returning(outbox.c.attempts))
 OUTGOING_DONE = delete(outbox).where(outbox.c.id == _param("outgoing_id", BigInteger))
 
+# ----- how long games took (the lobby's estimate, #34): the latest finished games of one game ----------------
+FINISHED_SPANS = (select(g.c.options, g.c.updated_at,
+                         select(func.count()).where(seats.c.game_id == g.c.id).scalar_subquery().label("players"),
+                         select(func.min(actions.c.at)).where(actions.c.game_id == g.c.id)
+                         .scalar_subquery().label("first"))
+                  .where(g.c.game == _param("game"), g.c.status == "finished")
+                  .order_by(g.c.id.desc()).limit(_param("limit", Integer)))
+
 # ----- clocks and hours (issue #34) ------------------------------------------------------------------------
 CLOCKS = (select(clocks.c.user_id, clocks.c.bank, clocks.c.since, clocks.c.credit)
           .where(clocks.c.game_id == _param("game_id", BigInteger)))
@@ -127,6 +136,10 @@ DROP_CLOCKS = delete(clocks).where(clocks.c.game_id == _param("game_id", BigInte
 NEW_CLOCK = insert(clocks)
 HOURS = (select(hours.c.user_id, hours.c.zone, hours.c.quiet_from, hours.c.quiet_to, hours.c.away_until)
          .where(hours.c.user_id.in_(_many("users"))))
+
+AWAY_SPELLS = (select(away_spells.c.began, away_spells.c.ended)
+               .where(away_spells.c.user_id == _param("user_id"), away_spells.c.ended > _param("since", Double))
+               .order_by(away_spells.c.began))
 
 # ----- settings, notification choices, languages ----------------------------------------------------------
 SETTINGS = select(settings).where(settings.c.guild == _param("guild"))
@@ -220,6 +233,7 @@ class Statements:
         self.save_dm = upsert(dialect, notify, ["user_id"])
         self.save_analysis = upsert(dialect, analyses, ["game_id", "rules"])
         self.save_hours = upsert(dialect, hours, ["user_id"])
+        self.save_away_spell = upsert(dialect, away_spells, ["user_id", "began"])
         mine = true() if shards is None else ShardOf(g.c.guild, shards.count).in_(list(shards.ids))
         of_my_games = true() if shards is None else select(g.c.id).where(g.c.id == timers.c.game_id, mine).exists()
         self.due_timers = (select(*TIMER_COLUMNS).where(timers.c.fired.is_(None), timers.c.due <= _param("now", Double),

@@ -87,6 +87,7 @@ settings = Table(
            nullable=False, server_default="vote"),
     Column("threads", Integer, nullable=False, server_default="0"),
     Column("mention", Integer, nullable=False, server_default="1"),
+    Column("speed", Text, nullable=False, server_default="untimed"),     # a new table's speed (#34, 0010)
 )
 
 notify = Table(
@@ -200,6 +201,13 @@ hours = Table(         # a person's time zone, quiet hours and away spell (/noti
     Column("quiet_from", Integer),                   # minutes after local midnight; both None: no quiet hours
     Column("quiet_to", Integer),
     Column("away_until", Double),
+)
+
+away_spells = Table(   # the away spells people took (#34, 0010): the bound of 21 days in any 60 reads them
+    "away_spells", metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("began", Double, primary_key=True),
+    Column("ended", Double, nullable=False),         # cut to the moment of return when one comes back early
 )
 
 # every table, parents first (the order a copy inserts them in)

@@ -41,7 +41,7 @@ __all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "Game
            "Seat", "Settings", "Store", "StoreError", "StoreFull", "Timer", "VersionConflict"]
 
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
-SCHEMA_VERSION = 9    # the newest Alembic revision, 0009 (and the legacy user_version/schema_version it matches)
+SCHEMA_VERSION = 10   # the newest Alembic revision, 0010 (and the legacy user_version/schema_version it matches)
 
 
 class VersionConflict(Exception):
@@ -100,6 +100,7 @@ class Settings:
     deadline_action: str = "vote"     # vote: opponents choose with buttons; skip or remove: done for them
     threads: bool = False
     mention: bool = True
+    speed: str = "untimed"            # a new table's speed (#34): untimed, fast, daily or relaxed
 
 
 @dataclass
@@ -535,6 +536,23 @@ class Store:
                                                 "quiet_from": quiet[0] if quiet else None,
                                                 "quiet_to": quiet[1] if quiet else None, "away_until": away_until})
 
+    async def finished_spans(self, game: str, limit: int = 500) -> list[tuple[dict, int, float, float]]:
+        """The latest finished games of ``game``: (options, players, first move's instant, end), newest first."""
+        rows = await self._all(q.FINISHED_SPANS, {"game": game, "limit": limit})
+        return [(json.loads(r.options), r.players, r.first, r.updated_at) for r in rows if r.first is not None]
+
+    async def away_spells(self, user_id: str, since: float) -> list[tuple[float, float]]:
+        """The away spells ``user_id`` took that end after ``since``: (start, end), oldest first."""
+        return [(r.began, r.ended) for r in await self._all(q.AWAY_SPELLS, {"user_id": user_id, "since": since})]
+
+    async def save_away_spells(self, user_id: str, spells: list[tuple[float, float]]) -> None:
+        """Store away spells (a spell with the start of one stored is replaced: cut short, or begun anew)."""
+        async def work(conn):
+            await conn.execute(self.sql.save_away_spell, [{"user_id": user_id, "began": a, "ended": b}
+                                                          for a, b in spells])
+        if spells:
+            await self._transaction(work)
+
     # ----- the outbox -------------------------------------------------------------------------------------
     async def add_outgoing(self, game_id: int | None, channel: str, payload: dict, now: float) -> None:
         await self._write(q.NEW_OUTGOING, {"game_id": game_id, "channel": channel,
@@ -562,13 +580,14 @@ class Store:
         r = await self._one(q.SETTINGS, {"guild": guild or ""})
         if r is None:
             return Settings()
-        return Settings(r.reminder_hours, r.deadline_hours, r.deadline_action, bool(r.threads), bool(r.mention))
+        return Settings(r.reminder_hours, r.deadline_hours, r.deadline_action, bool(r.threads), bool(r.mention),
+                        r.speed)
 
     async def save_settings(self, guild: str | None, settings: Settings) -> None:
         await self._write(self.sql.save_settings, {
             "guild": guild or "", "reminder_hours": float(settings.reminder_hours),
             "deadline_hours": float(settings.deadline_hours), "deadline_action": settings.deadline_action,
-            "threads": int(settings.threads), "mention": int(settings.mention)})
+            "threads": int(settings.threads), "mention": int(settings.mention), "speed": settings.speed})
 
     async def locale_of(self, who: str) -> str | None:
         """The remembered language of ``who``: ``guild:<id>`` or ``user:<id>``."""

@@ -28,7 +28,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 H = 3600.0
 DAY = 24 * H
 MAX_QUIET_HOURS = 12          # quiet hours are at most half a day: a bank always runs at least 12 h a day
-MAX_AWAY_DAYS = 14            # one away spell is at most two weeks ahead
+MAX_AWAY_DAYS = 21            # away at most 21 days in any AWAY_WINDOW_DAYS (one spell or several)
+AWAY_WINDOW_DAYS = 60
+MIN_WINDOW_HOURS = 2          # a table's playing hours are at least two hours a day
+NEVER = 60 * DAY              # awake_at's answer for someone never reachable at a table (as good as never)
 UNTIMED = "untimed"
 
 
@@ -58,10 +61,14 @@ def speed_of(options: dict) -> Speed | None:
 @dataclass(frozen=True)
 class Hours:
     """A person's hours: their time zone, their quiet hours (minutes after local midnight, from and to; None
-    for none) and the instant an away spell ends (None: not away)."""
+    for none) and the instant an away spell ends (None: not away). ``window``: at a table with playing hours,
+    the table's daily window (zone, from, to in minutes after local midnight there): a bank then runs inside
+    the window only, whatever the person's own quiet hours (see ``at_table``)."""
     zone: str = "UTC"
     quiet: tuple[int, int] | None = None
     away_until: float | None = None
+    window: tuple[str, int, int] | None = None
+    keep_quiet: bool = False      # with a window: the person's quiet hours count too (whom to remind, when)
 
 
 ANYTIME = Hours()
@@ -139,6 +146,87 @@ def parse_away(days: float, now: float) -> float | None:
     return None if days == 0 else now + days * DAY
 
 
+def away_taken(spells: list[tuple[float, float]], start: float, end: float) -> float:
+    """The seconds of [start, end] covered by the away ``spells`` (start, end) — they never overlap."""
+    return sum(max(0.0, min(b, end) - max(a, start)) for a, b in spells)
+
+
+def away_room(spells: list[tuple[float, float]], now: float) -> float:
+    """How many days one may be away from ``now`` on, given the spells taken before (each ended by ``now``):
+    at most MAX_AWAY_DAYS in any AWAY_WINDOW_DAYS. A spell [now, now + d] puts the most away time in the
+    window that ends with it: d plus what was taken in [now + d - 60 days, now]. That grows with d, so the
+    room is the largest d with d + taken(now + d - 60 days, now) <= 21 days (found by bisection, to a minute)."""
+    limit, window = MAX_AWAY_DAYS * DAY, AWAY_WINDOW_DAYS * DAY
+
+    def total(d: float) -> float:
+        return d + away_taken(spells, now + d - window, now)
+    if total(0.0) >= limit:
+        return 0.0
+    lo, hi = 0.0, limit
+    while hi - lo > 60:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if total(mid) <= limit else (lo, mid)
+    return lo / DAY
+
+
+def check_away(spells: list[tuple[float, float]], days: float, now: float) -> float | None:
+    """``parse_away`` under the bound that cannot be gamed: BadHours("away_bound", days, room in days) when a
+    spell of ``days`` from ``now`` would put more than MAX_AWAY_DAYS away in some AWAY_WINDOW_DAYS."""
+    until = parse_away(days, now)
+    if until is not None:
+        room = away_room(spells, now)
+        if days > room + 1 / (24 * 60):
+            raise BadHours("away_bound", days, room)
+    return until
+
+
+def parse_window(text: str) -> tuple[int, int] | None:
+    """A table's playing hours "18:00-23:00" (or "9-21") as minutes (from, to), crossing midnight or not;
+    "off" is None. BadHours("window") when they cannot be read, ("window_day") when they are empty or the
+    whole day (from = to)."""
+    text = str(text).strip().lower()
+    if text in ("off", "none", "no", "-", ""):
+        return None
+    parts = re.split(r"\s*[-–]\s*", text)
+    if len(parts) != 2:
+        raise BadHours("window", text)
+    try:
+        start, end = _minutes(parts[0]), _minutes(parts[1])
+    except BadHours:
+        raise BadHours("window", text) from None
+    if start == end:
+        raise BadHours("window_day", text)
+    if (end - start) % (24 * 60) < MIN_WINDOW_HOURS * 60:
+        raise BadHours("window_short", text)
+    return start, end
+
+
+def at_table(hours: Hours, window: tuple[str, int, int] | None) -> Hours:
+    """A person's hours as a table's banks see them: with the table's playing window, if it has one (the
+    window then replaces their quiet hours: everyone's bank runs in the same hours)."""
+    return hours if window is None else replace(hours, window=window, keep_quiet=False)
+
+
+def reachable(hours: Hours, window: tuple[str, int, int] | None) -> Hours:
+    """A person's hours as reminders see them: outside their quiet hours and away spell, and inside the
+    table's playing window if it has one."""
+    return hours if window is None else replace(hours, window=window, keep_quiet=True)
+
+
+def window_of(options: dict) -> tuple[str, int, int] | None:
+    """A table's playing window from its options (``playing_hours`` "18:00-23:00" in ``zone``), None without
+    one (also for every table stored before playing hours existed)."""
+    try:
+        w = parse_window(options.get("playing_hours", "off"))
+    except BadHours:
+        return None
+    return None if w is None else (options.get("zone") or "UTC", w[0], w[1])
+
+
+def window_text(window: tuple[int, int] | None) -> str:
+    return "off" if window is None else quiet_text(window)
+
+
 def quiet_text(quiet: tuple[int, int] | None) -> str:
     if quiet is None:
         return "-"
@@ -154,21 +242,30 @@ def _at(day: date, minutes: int, tz: ZoneInfo) -> float:
     return datetime.combine(day, time(minutes // 60, minutes % 60), tzinfo=tz).timestamp()
 
 
+def _daily(zone_name: str, qs: int, qe: int, start: float, end: float) -> list[tuple[float, float]]:
+    """The spans of [start, end] inside a daily span from ``qs`` to ``qe`` (minutes, local time in the zone)."""
+    spans = []
+    tz = zone(zone_name)
+    day = _local_date(start, tz) - timedelta(days=1)
+    last = _local_date(end, tz)
+    while day <= last:
+        a = _at(day, qs, tz)
+        b = _at(day + timedelta(days=1) if qe <= qs else day, qe, tz)
+        if b > start and a < end:
+            spans.append((max(a, start), min(b, end)))
+        day += timedelta(days=1)
+    return spans
+
+
 def excluded(hours: Hours, start: float, end: float) -> list[tuple[float, float]]:
-    """The spans of [start, end] outside ``hours``' playing hours (quiet hours and an away spell), merged and
-    in order."""
+    """The spans of [start, end] outside ``hours``' playing hours, merged and in order: their quiet hours — or,
+    at a table with a playing window, the hours outside that window instead — and an away spell."""
     spans: list[tuple[float, float]] = []
-    if hours.quiet is not None:
-        tz = zone(hours.zone)
-        qs, qe = hours.quiet
-        day = _local_date(start, tz) - timedelta(days=1)
-        last = _local_date(end, tz)
-        while day <= last:
-            a = _at(day, qs, tz)
-            b = _at(day + timedelta(days=1) if qe <= qs else day, qe, tz)
-            if b > start and a < end:
-                spans.append((max(a, start), min(b, end)))
-            day += timedelta(days=1)
+    if hours.window is not None:
+        wz, ws, we = hours.window
+        spans += _daily(wz, we, ws, start, end)         # closed from the window's end to its next start
+    if hours.quiet is not None and (hours.window is None or hours.keep_quiet):
+        spans += _daily(hours.zone, hours.quiet[0], hours.quiet[1], start, end)
     if hours.away_until is not None and hours.away_until > start:
         spans.append((start, min(hours.away_until, end)))
     spans.sort()
@@ -197,10 +294,12 @@ def is_quiet(hours: Hours, t: float) -> bool:
 
 def awake_at(hours: Hours, t: float) -> float:
     """The first instant at or after ``t`` in the person's playing hours."""
-    for _ in range(64):                    # a window of two days at a time (an away spell is at most 14 days)
+    for _ in range(64):                    # a window of two days at a time (an away spell is at most 21 days)
         spans = excluded(hours, t, t + 2 * DAY)
         if not spans or spans[0][0] > t:
             return t
+        if spans[0][1] >= t + 2 * DAY and (hours.away_until is None or hours.away_until <= t):
+            return t + NEVER               # two whole days without a moment: quiet hours that cover a window
         t = spans[0][1]
     return t
 

@@ -11,6 +11,7 @@ from engine import GAMES
 from i18n import N_, _, ngettext, pgettext
 from store import ratings
 
+from .clock import SPEEDS
 from .context import Context, speaks, speaks_to
 from .records import Record, Stats, effective_actions, export, export_bytes, gif_within, rebuild, sample, tally
 from .replies import Picture, Private, Reply, User, Where
@@ -218,4 +219,10 @@ def _setting_value(name: str, value):
         return value
     if name in ("threads", "mention"):
         return bool(value)
+    if name == "speed":              # a new table's speed (#34); a table's own option still overrides it
+        speed = str(value).strip().lower()
+        if speed not in SPEEDS:
+            raise ValueError(_("There is no speed '{speed}'. Speeds: {speeds}.", speed=value,
+                               speeds=", ".join(SPEEDS)))
+        return speed
     raise ValueError(_("There is no setting called {name}.", name=name))

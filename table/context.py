@@ -20,13 +20,13 @@ from dataclasses import replace
 
 import i18n
 from engine import GAMES, Game, IllegalAction, UnknownRules
-from i18n import N_, _, pgettext
+from i18n import N_, _, ngettext, pgettext
 from store import ratings
 from store.store import BOT_PREFIX, GameRow, Settings, Store, StoreError
 
 from .records import table_options
 from .replies import Picture, Reply, Turn, User, Where, name_seats
-from .texts import and_list, seat_line, show
+from .texts import and_list, seat_line, show, span_text
 
 log = logging.getLogger("teahouse.table")
 
@@ -61,6 +61,8 @@ class Context:
 
         # people's hours and the games' clocks (issue #34), shared by play, the lobby and the scheduler
         self.timekeeping = Timekeeping(self)
+        from .estimate import Estimates
+        self.estimates = Estimates(store)      # the lobby's estimate of a game's length (#34)
 
     def lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())
@@ -252,7 +254,36 @@ class Context:
             return _("Waiting for {names} to choose.", names=who)
         return _("{seat} to play.", seat=who)
 
-    def lobby_reply(self, row: GameRow, text: str) -> Reply:
+    async def clock_lines(self, row: GameRow) -> list[str]:
+        """The lobby's lines on the table's clock (#34): its speed in words, its playing hours, and how long the
+        game will take — the median of finished games of the same game, size and speed when there are enough,
+        else the formula of table/estimate.py."""
+        from . import clock, estimate
+        from .timekeeping import speed_text
+
+        speed = clock.speed_of(row.options)
+        lines = [_("Clock: {speed}.", speed=speed_text(speed))]
+        window = clock.window_of(row.options)
+        if window is not None:
+            lines.append(_("Playing hours: {hours} ({zone}): clocks run and reminders come only then.",
+                           hours=clock.quiet_text(window[1:]), zone=window[0]))
+        players = max(len(row.seats), GAMES[row.game].min_players)
+        name = speed.name if speed is not None else clock.UNTIMED
+        record = estimate.by_record(await self.estimates.spans(row.game), players, name)
+        if record is not None:
+            lines.append(ngettext("Length: about {time} (the middle of the {n} finished game at this size and speed).",
+                                  "Length: about {time} (the middle of the {n} finished games at this size and "
+                                  "speed).", record[1], time=span_text(record[0])))
+            return lines
+        settings = await self.settings(row.guild)
+        guess = estimate.by_formula(row.game, players, speed, window, settings.reminder_hours,
+                                    settings.deadline_hours)
+        if guess is not None:
+            lines.append(_("Length: about {time} (a game has about {turns} turns; fewer finished games here than "
+                           "needed to measure it).", time=span_text(guess[0]), turns=guess[1]))
+        return lines
+
+    async def lobby_reply(self, row: GameRow, text: str) -> Reply:
         game = GAMES[row.game]
         names = self.text_names(row)
         seats = "\n".join(seat_line(i + 1, self.shown(self.seat_name(s.user_id, s.name)), s.removed,
@@ -266,6 +297,7 @@ class Context:
         body = _("{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"
                  "Join with `/game join`; {host} starts with `/game start`.", head=text, title=game.title,
                  players=need, seats=seats, options=opts, host=names.get(row.host, row.host))
+        body = "\n".join([body, *await self.clock_lines(row)])
         return Reply(text=body, game_id=row.id, version=row.version, status=row.status)
 
     def stale(self, row: GameRow, game: Game, state, user: User) -> Reply:

@@ -11,23 +11,33 @@ from engine import GAMES, IllegalAction, ai
 from i18n import N_, _, ngettext, pgettext
 from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
 
-from .clock import SPEEDS
+from . import clock
+from .clock import SPEEDS, BadHours
 from .context import Context, speaks
 from .play import Play
 from .records import REMATCH, TABLE_OPTIONS, game_options
 from .replies import Private, Reply, User, Where, confirm_abandon
 from .texts import BOT_NAME, duration, parse_option, show
+from .timekeeping import why_not
 
 log = logging.getLogger("teahouse.table")
 
 
 def table_option(name: str, value):
-    """A table option's value as stored, or ValueError with the line that says why not (an unknown speed)."""
+    """A table option's value as stored, or ValueError with the line that says why not (an unknown speed, an
+    unknown zone, playing hours that cannot be read or are empty or the whole day)."""
     if name == "speed":
         value = str(value).strip().lower()
         if value not in SPEEDS:
             raise ValueError(_("There is no speed '{speed}'. Speeds: {speeds}.", speed=value,
                                speeds=", ".join(SPEEDS)))
+    try:
+        if name == "playing_hours":
+            return clock.window_text(clock.parse_window(value))
+        if name == "zone":
+            return clock.parse_zone(str(value))
+    except BadHours as e:
+        raise ValueError(why_not(e)) from None
     return value
 
 
@@ -57,6 +67,10 @@ class Lobby:
         try:
             opts = {**game.check_options(game_options(options or {})),
                     **{k: table_option(k, v) for k, v in (options or {}).items() if k in TABLE_OPTIONS}}
+            if "speed" not in opts:                 # the server's speed for new tables (/settings speed:)
+                default = (await ctx.settings(where.guild)).speed
+                if default != "untimed":
+                    opts["speed"] = default
         except IllegalAction as e:
             return Reply.fail(user.id, ctx.illegal(e))
         except ValueError as e:
@@ -66,7 +80,7 @@ class Lobby:
             if isinstance(row, Reply):
                 return row
         log.info("game %s: %s opened a %s table", row.id, user.id, game.key)
-        return ctx.lobby_reply(row, _("{name} opened a table.", name=ctx.shown(user.name)))
+        return await ctx.lobby_reply(row, _("{name} opened a table.", name=ctx.shown(user.name)))
 
     async def create(self, where: Where, user: User, game, options: dict,
                      parent_channel: str | None) -> GameRow | Reply:
@@ -110,7 +124,7 @@ class Lobby:
                 joined = await self._update(row, user, seats=in_order(row, row.seats + [Seat(user.id, user.name)]))
                 if isinstance(joined, Reply):
                     return joined
-                return ctx.lobby_reply(joined, pgettext("lobby", "{name} joined.", name=ctx.shown(user.name)))
+                return await ctx.lobby_reply(joined, pgettext("lobby", "{name} joined.", name=ctx.shown(user.name)))
             order = [s.user_id for s in ended.seats[1:] + ended.seats[:1]]
             options = {**ended.options, REMATCH: {"of": ended.id, "order": order}}
             try:
@@ -124,8 +138,8 @@ class Lobby:
             if isinstance(row, Reply):
                 return row
         log.info("game %s: %s asked for a rematch of game %s", row.id, user.id, ended.id)
-        reply = ctx.lobby_reply(row, _("{name} asks for a rematch of {title}. Join them!", name=ctx.shown(user.name),
-                                       title=GAMES[row.game].title))
+        reply = await ctx.lobby_reply(row, _("{name} asks for a rematch of {title}. Join them!",
+                                             name=ctx.shown(user.name), title=GAMES[row.game].title))
         reply.mention = await ctx.timekeeping.awake([h for h in humans if h != user.id])   # not in quiet hours
         return reply
 
@@ -158,7 +172,7 @@ class Lobby:
                                      conflict=N_("The table changed as you joined; try again."))
             if isinstance(row, Reply):
                 return row
-        return self.ctx.lobby_reply(row, pgettext("lobby", "{name} joined.", name=self.ctx.shown(user.name)))
+        return await self.ctx.lobby_reply(row, pgettext("lobby", "{name} joined.", name=self.ctx.shown(user.name)))
 
     @speaks
     async def add_bot(self, where: Where, user: User, level: str = "easy") -> Reply:
@@ -179,7 +193,7 @@ class Lobby:
             row = await self._update(row, user, seats=seats)
             if isinstance(row, Reply):
                 return row
-        return self.ctx.lobby_reply(row, _("{name} added a computer player ({level}).",
+        return await self.ctx.lobby_reply(row, _("{name} added a computer player ({level}).",
                                            name=self.ctx.shown(user.name), level=pgettext("choice", level)))
 
     async def _lobby(self, where: Where, user: User, host_only: str | None = None) -> GameRow | Reply:
@@ -222,9 +236,9 @@ class Lobby:
             if isinstance(row, Reply):
                 return row
         if was_host:
-            return ctx.lobby_reply(row, _("{name} left. {host} is the host now.", name=ctx.shown(user.name),
+            return await ctx.lobby_reply(row, _("{name} left. {host} is the host now.", name=ctx.shown(user.name),
                                           host=ctx.text_names(row)[host]))
-        return ctx.lobby_reply(row, pgettext("lobby", "{name} left.", name=ctx.shown(user.name)))
+        return await ctx.lobby_reply(row, pgettext("lobby", "{name} left.", name=ctx.shown(user.name)))
 
     @speaks
     async def set_option(self, where: Where, user: User, name: str, value: str) -> Reply:
@@ -250,7 +264,7 @@ class Lobby:
             row = await self._update(row, user, options=options)
             if isinstance(row, Reply):
                 return row
-        return self.ctx.lobby_reply(row, _("{name} set {option} to {value}.", name=self.ctx.shown(user.name),
+        return await self.ctx.lobby_reply(row, _("{name} set {option} to {value}.", name=self.ctx.shown(user.name),
                                            option=name, value=show(options[name])))
 
     async def _update(self, row: GameRow, user: User, *, seats=None, options=None, host=None,

@@ -392,7 +392,7 @@ class Play:
         if row is None:
             return Reply.fail(user.id, _("There is no game in this channel. Open one with `/game new`."))
         if row.status == "lobby":
-            return ctx.lobby_reply(row, "")
+            return await ctx.lobby_reply(row, "")
         game = GAMES[row.game]
         if row.state is None:
             return Reply(text=_("The {title} table here was closed before it started.", title=game.title),
@@ -409,8 +409,10 @@ class Play:
             tail = _("This game was abandoned.")
         else:
             acting = game.to_act(state)
+            others = [s.user_id for s in row.seats if s.user_id not in acting]     # away, though not their turn
             tail = "\n".join([ctx.waiting_text(row, acting),
-                              *await ctx.timekeeping.turn_lines(row, acting, ctx.clock())])
+                              *await ctx.timekeeping.turn_lines(row, acting, ctx.clock()),
+                              *await ctx.timekeeping.away_lines(row, others, ctx.clock())])
         head = _("**{title}** — move {n}", title=game.title, n=entries[-1].seq) if entries else \
             _("**{title}** — no moves yet", title=game.title)
         reply = Reply(text="\n".join([head, rules_line(game, state)] + lines + [tail]),

@@ -25,7 +25,8 @@ from .replies import name_seats
 # the game's options and stored with them, never handed to the engine. Tables stored before one existed have
 # its default; ``rated``, unless set, is on when at least two people are seated (store/ratings.py).
 # #34: speed, the clock (table/clock.py), fixed at the start; tables stored before it are untimed.
-TABLE_OPTIONS = {W_("hints"): True, W_("rated"): True, W_("speed"): "untimed"}   # names as words of their own
+TABLE_OPTIONS = {W_("hints"): True, W_("rated"): True, W_("speed"): "untimed",   # names as words of their own
+                 W_("playing_hours"): "off", W_("zone"): "UTC"}     # a table's daily window for its clocks (#34)
 TABLE_OPTION_CHOICES = {"hints": [True, False], "rated": [True, False],
                         "speed": ["untimed", "fast", "daily", "relaxed"]}
 

@@ -95,8 +95,9 @@ class Scheduler:
             return None
         game, state, acting, names, waited = overdue
         tk, now = self.ctx.timekeeping, self.ctx.clock()
-        awake = await tk.awake(acting, now)           # nobody is reminded in their quiet hours or away (#34)
-        hours = await tk.hours(acting)
+        # nobody is reminded in their quiet hours, away, or outside the table's playing hours (#34)
+        awake = await tk.remindable(row, acting, now)
+        hours = await tk.reach_hours(row, acting)
         if not awake:                                  # try again when the first of them is back
             await self.ctx.store.add_timer(row.id, "reminder", row.version,
                                            min(clock.awake_at(hours[p], now) for p in acting))
@@ -292,6 +293,8 @@ class Scheduler:
                     reply.offer = Offer(row.id, row.version, p["offer"], dict(row.names))
             elif p["expires"]:
                 reply.ok = False
+            if reply.mention:        # re-checked at send time (#34): nobody now in quiet hours or away is pinged
+                reply.mention = await ctx.timekeeping.awake(reply.mention, ctx.clock())
             notices.append(Notice(item.channel, reply, [Private(u, t) for u, t in p["dm"]], id=item.id,
                                   parts_done=item.parts_done, expires=p["expires"], locale=locale))
         return notices
@@ -313,8 +316,12 @@ class Scheduler:
                             await to_channel(notice)
                         done = 1
                         await store.outgoing_progress(item, done)
+                    # a direct message to someone now in quiet hours or away is not sent (#34): a notice sent
+                    # late (after a restart) says it in the channel, without their ping
+                    awake = set(await self.ctx.timekeeping.awake([p.user for p in notice.dm]))
                     while done <= len(notice.dm):
-                        await to_user(notice, notice.dm[done - 1], done)
+                        if notice.dm[done - 1].user in awake:
+                            await to_user(notice, notice.dm[done - 1], done)
                         done += 1
                         await store.outgoing_progress(item, done)
             except StoreError:

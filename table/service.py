@@ -55,7 +55,7 @@ CALLS = {
     "learning": ("learn",),
     "reviews": ("review", "recent_games"),
     "analyses": ("analysis",),
-    "timekeeping": ("game_clock", "set_hours"),
+    "timekeeping": ("game_clock", "set_hours", "away"),
 }
 
 

@@ -88,6 +88,14 @@ def duration(seconds: float) -> str:
     return ngettext("{n} hour", "{n} hours", minutes // 60)
 
 
+def span_text(seconds: float) -> str:
+    """A game's length in words: hours up to two days, then days ('5 days')."""
+    hours = max(1, round(seconds / 3600))
+    if hours < 48:
+        return ngettext("{n} hour", "{n} hours", hours)
+    return ngettext("{n} day", "{n} days", round(hours / 24))
+
+
 def describe_settings(s: Settings) -> str:
     reminder = pgettext("reminders", "every {hours} h", hours=f"{s.reminder_hours:g}") if s.reminder_hours > 0 \
         else pgettext("reminders", "off")
@@ -97,8 +105,8 @@ def describe_settings(s: Settings) -> str:
               "skip": _("a computer plays the missed turn"),
               "remove": _("a computer takes the seat")}[s.deadline_action]
     return _("Reminders: {reminder}. Turn deadline: {deadline}; past it, {action}. A thread per game: {threads}. "
-             "Mention on turn: {mention}.", reminder=reminder, deadline=deadline, action=action,
-             threads=show(s.threads), mention=show(s.mention))
+             "Mention on turn: {mention}. Speed of new tables: {speed}.", reminder=reminder, deadline=deadline,
+             action=action, threads=show(s.threads), mention=show(s.mention), speed=s.speed)
 
 
 def setting_name(name: str) -> str:

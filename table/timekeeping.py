@@ -13,6 +13,7 @@ meets the store (banks and hours are rows: a restart loses nothing) and the othe
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import TYPE_CHECKING
 
@@ -63,6 +64,19 @@ def why_not(e: BadHours) -> str:
         return _("Quiet hours last at most {n} hours a day.", n=clock.MAX_QUIET_HOURS)
     if what == "away":
         return _("You can be away for 0 (back now) to {n} days at a time.", n=clock.MAX_AWAY_DAYS)
+    if what == "away_bound":
+        return _("That is more time away than {n} days in any {window}: you can be away for at most {room} more "
+                 "days from now.", n=clock.MAX_AWAY_DAYS, window=clock.AWAY_WINDOW_DAYS,
+                 room=f"{math.floor((e.args[2] + 1 / 1440) * 10) / 10:g}")
+    if what == "not_away":
+        return _("You are not away.")
+    if what == "window":
+        return _("Write playing hours as from-to in the table's time zone, such as 18:00-23:00 (or off).")
+    if what == "window_day":
+        return _("Playing hours from a time to the same time are empty or the whole day; write off for no "
+                 "playing hours.")
+    if what == "window_short":
+        return _("Playing hours last at least {n} hours a day.", n=clock.MIN_WINDOW_HOURS)
     return _("Write quiet hours as from-to in your own time, such as 23:00-07:00 (or off).")
 
 
@@ -91,6 +105,23 @@ class Timekeeping:
             if len(self._hours) > 10_000:                    # people not seen for a while
                 self._hours = {u: v for u, v in self._hours.items() if now - v[0] < HOURS_TTL}
         return out
+
+    async def bank_hours(self, row: GameRow, users) -> dict[str, Hours]:
+        """People's hours as the banks of ``row``'s table see them (its playing window, if any)."""
+        window = clock.window_of(row.options)
+        return {u: clock.at_table(h, window) for u, h in (await self.hours(users)).items()}
+
+    async def reach_hours(self, row: GameRow, users) -> dict[str, Hours]:
+        """People's hours as the reminders of ``row``'s table see them: their quiet hours and away spells, and
+        the table's playing window."""
+        window = clock.window_of(row.options)
+        return {u: clock.reachable(h, window) for u, h in (await self.hours(users)).items()}
+
+    async def remindable(self, row: GameRow, users, now: float) -> list[str]:
+        """Those of ``users`` a reminder of ``row`` may reach at ``now``: awake, not away, and in the table's
+        playing hours."""
+        hours = await self.reach_hours(row, users)
+        return [u for u in users if not clock.is_quiet(hours[u], now)]
 
     async def awake(self, users, now: float | None = None) -> list[str]:
         """Those of ``users`` outside their quiet hours and not away at ``now``: whom the bot may mention or
@@ -130,7 +161,7 @@ class Timekeeping:
         after = [p for p in (game.to_act(state) if game.result(state) is None else []) if p in people and p in clocks]
         movers = {seat for seat, action, _line in moves if not action.startswith("#")}
         undoer = next((seat for seat, action, _line in moves if action == UNDO), None)
-        hours = await self.hours(set(before) | set(after))
+        hours = await self.bank_hours(row, set(before) | set(after))
         return clock.advance(self.speed(row), clocks, before, after, movers, undoer, hours, self.ctx.clock())
 
     async def save(self, game_id: int, clocks: dict[str, SeatClock]) -> None:
@@ -156,9 +187,11 @@ class Timekeeping:
         hours = await self.hours(acting)
         timers = []
         if settings.reminder_hours > 0:
-            timers.append(("reminder", self.reminder_due(acting, hours, now, settings.reminder_hours * H)))
+            reach = await self.reach_hours(row, acting)
+            timers.append(("reminder", self.reminder_due(acting, reach, now, settings.reminder_hours * H)))
         if clocks is not None:
-            outs = [clock.runs_out(hours[p], clocks[p].since, clocks[p].bank)
+            banks = await self.bank_hours(row, acting)
+            outs = [clock.runs_out(banks[p], clocks[p].since, clocks[p].bank)
                     for p in acting if p in clocks and clocks[p].since is not None]
             if outs:
                 timers.append(("deadline", min(outs)))
@@ -176,14 +209,14 @@ class Timekeeping:
         clocks = await self.clocks(row)
         if clocks is None or seat not in clocks:
             return None
-        return clock.left(clocks[seat], (await self.hours([seat]))[seat], now)
+        return clock.left(clocks[seat], (await self.bank_hours(row, [seat]))[seat], now)
 
     async def absent(self, row: GameRow, acting: list[str], now: float, settings: Settings):
         """Past a deadline timer: (the people whose bank is empty, the next instant another runs out or None) for a
         game played at a speed; for an untimed one, (those of ``acting`` not away, and for those away the turn
         deadline counted from their return)."""
         clocks = await self.clocks(row)
-        hours = await self.hours(acting)
+        hours = await (self.hours(acting) if clocks is None else self.bank_hours(row, acting))
         if clocks is None:
             away = [p for p in acting if hours[p].away_until and hours[p].away_until > now]
             later = min((self.untimed_deadline(hours[p], now, settings) for p in away), default=None)
@@ -204,11 +237,11 @@ class Timekeeping:
         """A line per person the game waits for, for a game at a speed: what is on their clock and when it runs
         out (or that it is paused). Bank lengths are public: everyone at the table may know them."""
         clocks = await self.clocks(row)
-        if clocks is None:
-            return []
-        people = [p for p in acting if p in clocks and clocks[p].since is not None]
-        hours = await self.hours(people)
         names = self.ctx.text_names(row)
+        if clocks is None:                  # untimed: only who is away, and until when
+            return await self.away_lines(row, acting, now)
+        people = [p for p in acting if p in clocks and clocks[p].since is not None]
+        hours = await self.bank_hours(row, people)
         lines = []
         for p in people:
             h, c = hours[p], clocks[p]
@@ -216,8 +249,11 @@ class Timekeeping:
             if rest < EMPTY:
                 lines.append(_("⌛ {name}: no time left on the clock.", name=names[p]))
             elif h.away_until is not None and h.away_until > now:
-                lines.append(_("⏳ {name}: {time} on the clock, paused while away (back {back}).", name=names[p],
-                               time=bank_text(rest), back=when(h.away_until)))
+                lines.append(_("⏳ {name}: {time} on the clock, paused: away until {back}.", name=names[p],
+                               time=bank_text(rest), back=when(h.away_until, "f")))
+            elif h.window is not None and clock.is_quiet(h, now):
+                lines.append(_("⏳ {name}: {time} on the clock, paused outside the table's playing hours (until "
+                               "{end}).", name=names[p], time=bank_text(rest), end=when(clock.awake_at(h, now))))
             elif clock.is_quiet(h, now):
                 lines.append(_("⏳ {name}: {time} on the clock, paused for their quiet hours (until {end}).",
                                name=names[p], time=bank_text(rest), end=when(clock.awake_at(h, now))))
@@ -225,6 +261,14 @@ class Timekeeping:
                 lines.append(_("⏳ {name}: {time} on the clock; it runs out {end}.", name=names[p],
                                time=bank_text(rest), end=when(clock.runs_out(h, c.since, c.bank))))
         return lines
+
+    async def away_lines(self, row: GameRow, people, now: float) -> list[str]:
+        """"🏖 Bo is away until <date>." for each of ``people`` seated at ``row`` (not a computer) who is away."""
+        names = self.ctx.text_names(row)
+        humans = [p for p in people if (s := row.seat_of(p)) is not None and not s.is_bot]
+        hours = await self.hours(humans)
+        return [_("🏖 {name} is away until {back}.", name=names[p], back=when(hours[p].away_until, "f"))
+                for p in humans if hours[p].away_until is not None and hours[p].away_until > now]
 
     @speaks
     async def game_clock(self, where: Where, user: User) -> Reply:
@@ -235,6 +279,10 @@ class Timekeeping:
             return Reply.fail(user.id, _("There is no game in this channel. Open one with `/game new`."))
         speed = self.speed(row)
         head = _("Speed: {speed}.", speed=speed_text(speed))
+        window = clock.window_of(row.options)
+        if window is not None:
+            head += "\n" + _("Playing hours: {hours} ({zone}): clocks run and reminders come only then.",
+                              hours=clock.quiet_text(window[1:]), zone=window[0])
         clocks = await self.clocks(row) if row.status != "lobby" else None
         if clocks is None:
             return Reply(game_id=row.id, private=[Private(user.id, head)])
@@ -254,11 +302,17 @@ class Timekeeping:
                         away_days: float | str | None = None) -> Reply:
         """Set the caller's time zone, quiet hours or away spell (each None: unchanged). Their running banks
         are charged up to now under the hours that held, then the games waiting for them are re-timed; each
-        game they are away from is told. Bad input changes nothing and is answered in one line."""
+        game they are away from is told. Bad input changes nothing and is answered in one line. (``away_days``
+        follows the rule of ``/away``: the bound over the spells taken.)"""
+        return await self._set_hours(user, zone, quiet, away_days)
+
+    async def _set_hours(self, user: User, zone: str | None = None, quiet: str | None = None,
+                         away_days: float | str | None = None) -> Reply:
         ctx = self.ctx
         now = ctx.clock()
         self._hours.pop(user.id, None)             # this change starts from what is stored
         old = (await self.hours([user.id]))[user.id]
+        spells: list[tuple[float, float]] = []
         try:
             z = clock.parse_zone(zone) if zone is not None else old.zone
             q = clock.parse_quiet(quiet) if quiet is not None else old.quiet
@@ -267,21 +321,46 @@ class Timekeeping:
                     days = float(away_days)
                 except (TypeError, ValueError):
                     raise BadHours("away", away_days) from None
-                a = clock.parse_away(days, now)
+                a, spells = await self._away(user.id, days, now)
             else:
                 a = old.away_until if old.away_until is not None and old.away_until > now else None
         except BadHours as e:
             return Reply.fail(user.id, why_not(e))
         new = Hours(z, q, a)
-        if new != old:
+        if new != old or spells:
             games = await ctx.store.games_of_user(user.id, ("running",))
             for row in games:                       # charged under the old hours up to now
                 await self._settle(row, user.id, old, now)
-            await ctx.store.save_hours(user.id, z, q, a)
+            async with ctx.store.batch():
+                await ctx.store.save_away_spells(user.id, spells)
+                await ctx.store.save_hours(user.id, z, q, a)
             self._hours.pop(user.id, None)
             for row in games:                       # then re-timed under the new ones
                 await self._retime(row, user, old, new, now)
         return Reply(private=[Private(user.id, self.describe(new, now))])
+
+    async def _away(self, user_id: str, days: float, now: float) -> tuple[float | None, list[tuple[float, float]]]:
+        """An away spell of ``days`` from ``now`` (0: back now) under the bound of MAX_AWAY_DAYS in any
+        AWAY_WINDOW_DAYS: (the instant it ends or None, the spells to store — a spell still running is cut to
+        ``now`` first, so ending and restarting one counts every day taken), or BadHours."""
+        window = (clock.AWAY_WINDOW_DAYS + clock.MAX_AWAY_DAYS) * clock.DAY
+        taken = await self.ctx.store.away_spells(user_id, now - window)
+        cut = [(a, min(b, now)) for a, b in taken if b > now]
+        past = [(a, min(b, now)) for a, b in taken]
+        until = clock.check_away(past, days, now)
+        return until, cut + ([(now, until)] if until is not None else [])
+
+    @speaks_to(0)
+    async def away(self, user: User, days: float | str | None = None) -> Reply:
+        """``/away days:N`` (``days`` None: ``/away off``): the caller's banks in all their games pause until
+        they are back, nobody reminds them, and the tables see "away until …". At most MAX_AWAY_DAYS away in
+        any AWAY_WINDOW_DAYS, counted over the spells taken (stored), so no restart resets it."""
+        if days is None:
+            hours = (await self.hours([user.id]))[user.id]
+            if hours.away_until is None or hours.away_until <= self.ctx.clock():
+                return Reply.fail(user.id, why_not(BadHours("not_away", None)))
+            days = 0
+        return await self._set_hours(user, away_days=days)
 
     def describe(self, h: Hours, now: float) -> str:
         local = clock.local_time(h.zone, now)
@@ -300,7 +379,8 @@ class Timekeeping:
             clocks = await self.clocks(fresh) if fresh and fresh.status == "running" else None
             if clocks is None or user_id not in clocks or clocks[user_id].since is None:
                 return
-            clocks[user_id] = clock.settle(clocks[user_id], old, now)
+            old_there = clock.at_table(old, clock.window_of(fresh.options))
+            clocks[user_id] = clock.settle(clocks[user_id], old_there, now)
             await self.save(row.id, clocks)
 
     async def _retime(self, row: GameRow, user: User, old: Hours, new: Hours, now: float) -> None:

@@ -1,14 +1,17 @@
-"""A fortnight at the table, simulated (issue #34): three people in three time zones, each with quiet hours,
-playing three games at three speeds through the table service on a clock moved by hand, one of them away
-for three days and another too busy to play for two; the scheduler fires what is due every quarter of an
-hour, as the bot's loop does.
+"""A fortnight at the table, simulated (issue #34): three people in America/Los_Angeles, Europe/Rome and
+Asia/Tokyo, each with quiet hours 23:00-08:00, playing three games at three speeds through the table service on
+a clock moved by hand — the ``daily`` one with playing hours (07:00-22:00 in Rome) — one of them away for
+three days (``/away days:3``) and another too busy to play for two; the scheduler fires what is due every
+quarter of an hour, as the bot's loop does.
 
 Everything the service does is checked against a computation of its own, made the slow obvious way: a
-person's quiet hours minute by minute with ``datetime`` in their zone, and each bank charged a minute at a time
-(never table/clock.py's arithmetic). ``Fortnight.run`` returns the figures: mentions and direct messages in
-someone's quiet hours (must be 0), bank checks and the largest difference from the computation by hand,
-moves, reminders, banks run out, games finished. tests/test_fortnight.py runs it in the process; the SIGKILL
-variant prepares a database with it for a real bot process.
+person's quiet hours and the table's window minute by minute with ``datetime`` in their zones, and each bank
+charged a minute at a time (never table/clock.py's arithmetic). ``Fortnight.run`` returns the figures:
+reminders, mentions and direct messages in someone's quiet hours (must be 0), reminders outside a table's
+playing hours (must be 0), quarter hours in which a bank ran outside its owner's playing hours (must be 0),
+bank checks and the largest difference from the computation by hand, moves, reminders, banks run out, games
+finished. tests/test_fortnight.py runs it in the process; the SIGKILL variant prepares a database with it for a
+real bot process.
 """
 
 from __future__ import annotations
@@ -26,10 +29,12 @@ STEP = 15 * MINUTE
 H = 3600
 DAY = 24 * H
 # people: (name, zone, quiet hours from, to in minutes)
-PEOPLE = (("ann", "America/New_York", 23 * 60, 7 * 60), ("bo", "Europe/Rome", 23 * 60, 7 * 60),
-          ("chi", "Asia/Tokyo", 0, 8 * 60))
-# tables: (channel suffix, speed, game)
-TABLES = (("fast", "fast", "wagara"), ("daily", "daily", "seikatsu"), ("relaxed", "relaxed", "mywuxing"))
+PEOPLE = (("ann", "America/Los_Angeles", 23 * 60, 8 * 60), ("bo", "Europe/Rome", 23 * 60, 8 * 60),
+          ("chi", "Asia/Tokyo", 23 * 60, 8 * 60))
+# tables: (channel suffix, speed, game, playing hours: (zone, from, to in minutes) or None)
+WINDOW = ("Europe/Rome", 7 * 60, 22 * 60)
+TABLES = (("fast", "fast", "wagara", None), ("daily", "daily", "seikatsu", WINDOW),
+          ("relaxed", "relaxed", "mywuxing", None))
 # a fortnight over both ends of summer time (Europe 25 October 2026, the United States 1 November 2026)
 START = datetime(2026, 10, 20, 0, tzinfo=UTC).timestamp()
 
@@ -44,6 +49,11 @@ class Figures:
     bank_checks: int = 0
     bank_max_difference: float = 0.0
     reminders: int = 0
+    reminders_in_quiet_hours: int = 0       # a reminder naming (mentioning or writing to) someone asleep or away
+    reminders_outside_window: int = 0       # a reminder of a table with playing hours outside them
+    bank_quarters: int = 0                  # quarter hours a bank was watched running
+    bank_quarters_charged: int = 0          # ... in which it went down
+    charged_outside_playing: int = 0        # ... in which it went down although its owner had no playing minute
     banks_run_out: int = 0
     games_finished: int = 0
     away_spells: int = 0
@@ -65,9 +75,25 @@ class Person:
         a, b = self.quiet
         return a <= m < b if a < b else (m >= a or m < b)
 
-    def playing(self, start: float, end: float) -> float:
+    def away_at(self, t: float) -> bool:
+        return bool(self.away and self.away[0] <= t < self.away[1])
+
+    def plays(self, t: float, window) -> bool:
+        """Whether this person's bank runs at ``t`` (when the game waits for them): outside their quiet hours —
+        or, at a table with playing hours, inside the window read off the wall clock in its zone — and not
+        away."""
+        if window is None:
+            return not self.asleep(t)
+        if self.away_at(t):
+            return False
+        local = datetime.fromtimestamp(t, ZoneInfo(window[0]))
+        m = local.hour * 60 + local.minute
+        a, b = window[1], window[2]
+        return a <= m < b if a < b else (m >= a or m < b)
+
+    def playing(self, start: float, end: float, window=None) -> float:
         """Playing seconds in [start, end), a minute at a time (instants fall on whole minutes)."""
-        return sum(MINUTE for t in range(int(start), int(end), MINUTE) if not self.asleep(t))
+        return sum(MINUTE for t in range(int(start), int(end), MINUTE) if self.plays(t, window))
 
 
 class Fortnight:
@@ -76,7 +102,9 @@ class Fortnight:
         self.svc, self.clock, self.guild, self.days = svc, clock, guild, days
         self.people = [Person(u, z, a, b) for u, (_n, z, a, b) in zip(users, PEOPLE, strict=True)]
         self.by_id = {p.user.id: p for p in self.people}
-        self.tables = [(Where(ch, guild), speed, game) for ch, (_s, speed, game) in zip(channels, TABLES, strict=True)]
+        self.tables = [(Where(ch, guild), speed, game)
+                       for ch, (_s, speed, game, _w) in zip(channels, TABLES, strict=True)]
+        self.windows = {ch: w for ch, (_s, _speed, _game, w) in zip(channels, TABLES, strict=True)}
         self.rng = random.Random(seed)
         self.away_plan = away              # (person index, when from the start, days)
         self.fig = Figures()
@@ -97,12 +125,18 @@ class Fortnight:
         self.heard(reply.mention, "mention")
 
     def noticed(self, notices) -> None:
+        now = self.clock()
         for n in notices:
             self.fig.notices.append(n)
             self.heard(n.reply.mention, "mention")
             self.heard([p.user for p in n.dm], "dm")
             text = n.reply.text or ""
-            self.fig.reminders += "Reminder" in text
+            if "Reminder" in text:
+                self.fig.reminders += 1
+                named = set(n.reply.mention) | {p.user for p in n.dm}
+                self.fig.reminders_in_quiet_hours += any(self.by_id[u].asleep(now) for u in named if u in self.by_id)
+                window = self.windows.get(n.channel)
+                self.fig.reminders_outside_window += window is not None and not self.people[0].plays(now, window)
             self.fig.banks_run_out += "ran out of time" in text
 
     # ----- the banks by hand -------------------------------------------------------------------------------
@@ -130,9 +164,9 @@ class Fortnight:
         ref["running"] |= waiting
 
     def charge(self, start: float, end: float) -> None:
-        for ref in self.ref.values():
+        for channel, ref in self.ref.items():
             for p in ref["running"]:
-                ref["left"][p] -= self.by_id[p].playing(start, end)
+                ref["left"][p] -= self.by_id[p].playing(start, end, self.windows[channel])
 
     async def compare(self) -> None:
         now = self.clock()
@@ -142,16 +176,49 @@ class Fortnight:
             if ref is None or row is None or row.status != "running" or row.id != ref["id"]:
                 continue
             stored = await self.svc.store.clocks(row.id)
-            hours = await self.svc.timekeeping.hours(list(stored))
+            hours = await self.svc.timekeeping.bank_hours(row, list(stored))
             for p, values in stored.items():
                 left = C.left(C.SeatClock(*values), hours[p], now)
                 self.fig.bank_checks += 1
                 self.fig.bank_max_difference = max(self.fig.bank_max_difference, abs(left - ref["left"][p]))
 
+    async def banks(self) -> dict[tuple[str, int, str], tuple[float, float]]:
+        """Every running bank now, as the service has it: (channel, game, person) → (since, seconds left)."""
+        now, out = self.clock(), {}
+        for where, _speed, _game in self.tables:
+            row = await self.svc.store.latest_game(where.channel)
+            if row is None or row.status != "running":
+                continue
+            stored = await self.svc.store.clocks(row.id)
+            hours = await self.svc.timekeeping.bank_hours(row, list(stored))
+            for p, values in stored.items():
+                c = C.SeatClock(*values)
+                if c.since is not None:
+                    out[(where.channel, row.id, p)] = (c.since, C.left(c, hours[p], now))
+        return out
+
+    async def watch(self, before: dict, start: float) -> None:
+        """After a quarter hour from ``start`` in which nobody moved: each bank that ran through it went down only
+        if its owner had a playing minute in it (by hand: their quiet hours or the table's window, and time
+        away), and never while they had none."""
+        after = await self.banks()
+        for key, (since, was) in before.items():
+            if key not in after or after[key][0] != since or was < 1:
+                continue
+            self.fig.bank_quarters += 1
+            if after[key][1] < was - 1e-6:
+                self.fig.bank_quarters_charged += 1
+                if self.by_id[key[2]].playing(start, self.clock(), self.windows[key[0]]) == 0:
+                    self.fig.charged_outside_playing += 1
+
     # ----- the fortnight ----------------------------------------------------------------------------------
     async def open(self, where: Where, speed: str, game: str) -> None:
         first, *others = [p.user for p in self.people]
-        assert (await self.svc.open_table(where, first, game, {"speed": speed})).ok
+        options = {"speed": speed}
+        window = self.windows[where.channel]
+        if window is not None:
+            options |= {"playing_hours": C.quiet_text(window[1:]), "zone": window[0]}
+        assert (await self.svc.open_table(where, first, game, options)).ok
         for u in others:
             assert (await self.svc.join(where, u)).ok
         self.replied(await self.svc.start(where, first))
@@ -176,7 +243,7 @@ class Fortnight:
         person = self.people[who]
         if person.away is None and now >= self.start + start_after:
             person.away = (now, now + days * DAY)
-            assert (await svc.set_hours(person.user, away_days=days)).ok
+            assert (await svc.away(person.user, days)).ok
             self.fig.away_spells += 1
             for where, speed, _game in self.tables:
                 await self.sync(where, speed)
@@ -207,9 +274,11 @@ class Fortnight:
         while self.clock() < end:
             await self.step()
             before = self.clock()
+            banks = await self.banks()
             self.clock.now = before + STEP
             self.charge(before, self.clock())
             self.fig.steps += 1
+            await self.watch(banks, before)
             if self.fig.steps % 16 == 0:
                 await self.compare()
         await self.compare()

@@ -113,7 +113,7 @@ def test_what_people_type_is_read_or_refused():
             C.parse_quiet(bad)
         assert e.value.args[0] == why
     with pytest.raises(C.BadHours):
-        C.parse_away(15, 0.0)
+        C.parse_away(22, 0.0)
 
 
 def test_instants_are_marked_and_each_front_end_writes_them():
@@ -178,9 +178,9 @@ async def test_bad_hours_are_one_line_and_change_nothing(svc, clock):
                          ({"quiet": "08:00-08:00"}, "cannot cover the whole day"),
                          ({"quiet": "20:00-10:00"}, "at most 12 hours a day"),
                          ({"quiet": "later"}, "Write quiet hours as from-to"),
-                         ({"away_days": 15}, "0 (back now) to 14 days"),
-                         ({"away_days": "soon"}, "0 (back now) to 14 days"),
-                         ({"zone": "Europe/Rome", "away_days": 30}, "0 (back now) to 14 days")):
+                         ({"away_days": 22}, "0 (back now) to 21 days"),
+                         ({"away_days": "soon"}, "0 (back now) to 21 days"),
+                         ({"zone": "Europe/Rome", "away_days": 30}, "0 (back now) to 21 days")):
         text = err(await svc.set_hours(BOB, **kwargs))
         assert said in text and "\n" not in text
         assert await svc.store.hours_of(["222"]) == before
@@ -274,7 +274,7 @@ async def test_away_pauses_the_bank_tells_the_table_and_comes_back(svc, clock):
     assert any("Bob is away until" in n.reply.text and "\u27e6t:" in n.reply.text for n in told)
     clock.now = START + 3 * H
     status = await svc.status(HERE, CY)
-    assert "paused while away" in status.text
+    assert "paused: away until \u27e6t:" in status.text and ":f\u27e7" in status.text
     assert (await svc.set_hours(BOB, away_days=0)).ok                      # back early
     assert any("Bob is back" in n.reply.text for n in await svc.outbox())
     deadline = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "deadline")
@@ -325,3 +325,208 @@ async def test_the_console_prints_instants_in_utc(tmp_path):
                                       "bob@t /notify zone:asia/tokyo quiet:23:00-07:00\nbob@t /notify away_days:3\n")
     assert "6 h 0 min on the clock; it runs out" in out and " UTC (in " in out and "\u27e6" not in out
     assert "There is no time zone 'Mars/Base'" in out and "Asia/Tokyo" in out and "Away until" in out
+
+
+# ----- a table's playing hours, by hand ------------------------------------------------------------------------
+EVENINGS = ("Europe/Rome", 18 * 60, 23 * 60)     # 16:00-21:00 UTC in May (CEST)
+
+
+def test_a_table_window_alone_decides_when_a_bank_runs():
+    # Bob sleeps 14:00-22:00 UTC (Tokyo 23-07), but at a table with playing hours the window alone counts:
+    # 6 h from Monday 08:00 UTC: Monday 16:00-21:00 (5 h), then Tuesday 16:00-17:00 (1 h)
+    bob = C.at_table(Hours("Asia/Tokyo", (23 * 60, 7 * 60)), EVENINGS)
+    assert C.runs_out(bob, START, 6 * H) == at(2026, 5, 5, 17)
+    assert C.playing_seconds(bob, START, at(2026, 5, 5, 18)) == 7 * H           # 5 h + 2 h
+    assert C.is_quiet(bob, at(2026, 5, 4, 15, 59)) and not C.is_quiet(bob, at(2026, 5, 4, 17))
+    assert C.awake_at(bob, START) == at(2026, 5, 4, 16)
+    # away until Tuesday 12:00 UTC: Tuesday 16:00-21:00 (5 h), Wednesday 16:00-17:00 (1 h)
+    away = C.at_table(Hours("UTC", None, at(2026, 5, 5, 12)), EVENINGS)
+    assert C.runs_out(away, START, 6 * H) == at(2026, 5, 6, 17)
+    # whom a reminder may reach: in the window and out of one's quiet hours (Rome's 21:00-05:00 UTC: 16:00 is
+    # fine; Tokyo's quiet hours cover the whole window, so Bob is never reminded, only shown the turn)
+    rome = C.reachable(Hours("Europe/Rome", (23 * 60, 7 * 60)), EVENINGS)
+    assert C.awake_at(rome, START) == at(2026, 5, 4, 16)
+    tokyo = C.reachable(Hours("Asia/Tokyo", (23 * 60, 7 * 60)), EVENINGS)
+    assert C.is_quiet(tokyo, at(2026, 5, 4, 17)) and C.awake_at(tokyo, START) == START + C.NEVER
+
+
+def test_a_table_window_follows_summer_time_in_its_zone():
+    nights = C.at_table(ANY, ("Europe/Rome", 1 * 60, 5 * 60))
+    # 25 October 2026 (03:00 CEST → 02:00 CET): 01:00 CEST = 23:00 UTC to 05:00 CET = 04:00 UTC, five hours
+    assert C.playing_seconds(nights, at(2026, 10, 24, 12), at(2026, 10, 25, 12)) == 5 * H
+    # 29 March 2026 (02:00 CET → 03:00 CEST): 01:00 CET = 00:00 UTC to 05:00 CEST = 03:00 UTC, three hours
+    assert C.playing_seconds(nights, at(2026, 3, 28, 12), at(2026, 3, 29, 12)) == 3 * H
+    # a window across midnight: 22:00-02:00 UTC is four hours a day
+    late = C.at_table(ANY, ("UTC", 22 * 60, 2 * 60))
+    assert C.playing_seconds(late, at(2026, 5, 4, 0), at(2026, 5, 6, 0)) == 2 * H + 4 * H + 2 * H
+
+
+ANY = Hours()
+
+
+def test_playing_hours_as_typed():
+    assert C.parse_window("18:00-23:00") == (18 * 60, 23 * 60) and C.parse_window("22-2") == (22 * 60, 2 * 60)
+    assert C.parse_window("off") is None
+    for bad, why in (("8-8", "window_day"), ("00:00-24:00", "window_day"), ("20-21", "window_short"),
+                     ("late", "window"), ("25-3", "window")):
+        with pytest.raises(C.BadHours) as e:
+            C.parse_window(bad)
+        assert e.value.args[0] == why
+    assert C.window_of({"playing_hours": "18:00-23:00", "zone": "Europe/Rome"}) == EVENINGS
+    assert C.window_of({}) is None and C.window_of({"playing_hours": "off"}) is None
+
+
+def test_the_away_bound_counts_the_spells_taken():
+    # 10 days taken from day 0: on day 20 a spell [20, 20 + d] puts d + 10 days in the 60 that end with it
+    assert C.away_room([(0, 10 * DAY)], 20 * DAY) == pytest.approx(11, abs=1e-3)
+    # on day 55 the window that ends with a spell of d days holds max(15, d) of them
+    assert C.away_room([(0, 10 * DAY)], 55 * DAY) == pytest.approx(21, abs=1e-3)
+    # two spells (10 days, then 5 from day 30) on day 40: d + 15 <= 21
+    assert C.away_room([(0, 10 * DAY), (30 * DAY, 35 * DAY)], 40 * DAY) == pytest.approx(6, abs=1e-3)
+    assert C.away_room([], 0) == pytest.approx(21, abs=1e-3)
+    with pytest.raises(C.BadHours) as e:
+        C.check_away([(0, 10 * DAY)], 12, 20 * DAY)
+    assert e.value.args[0] == "away_bound" and e.value.args[2] == pytest.approx(11, abs=1e-3)
+    assert C.check_away([(0, 10 * DAY)], 11, 20 * DAY) == 31 * DAY
+
+
+# ----- the service: playing hours, away, the server's speed, the estimate, late notices ------------------------
+async def test_a_table_with_playing_hours(svc, clock):
+    for options, said in (({"zone": "Mars/Base"}, "There is no time zone 'Mars/Base'"),
+                          ({"playing_hours": "8-8"}, "empty or the whole day"),
+                          ({"playing_hours": "20-21"}, "at least 2 hours"),
+                          ({"playing_hours": "evenings"}, "Write playing hours as from-to")):
+        text = err(await svc.open_table(HERE, ALICE, "pebbles", {"speed": "fast", **options}))
+        assert said in text and "\n" not in text
+        assert await svc.store.open_game("chan") is None
+    await svc.set_hours(BOB, "Asia/Tokyo", "23:00-07:00")         # asleep 14:00-22:00 UTC: all the window
+    r = await svc.open_table(HERE, ALICE, "pebbles", {"speed": "fast", "playing_hours": "18-23", "zone": "europe/rome"})
+    assert r.ok and "Playing hours: 18:00-23:00 (Europe/Rome)" in r.text
+    assert "empty or the whole day" in err(await svc.set_option(HERE, ALICE, "playing_hours", "9-9"))
+    assert (await svc.store.open_game("chan")).options["playing_hours"] == "18:00-23:00"
+    assert (await svc.join(HERE, BOB)).ok
+    r = await svc.start(HERE, ALICE)
+    # 08:00 UTC: both awake (17:00 in Tokyo), so both are named with a ping; neither bank runs before 16:00
+    assert "paused outside the table's playing hours" in r.text and r.mention == ["111", "222"]
+    timers = {t.kind: t.due for t in await svc.store.pending_timers(r.game_id)}
+    assert timers == {"deadline": at(2026, 5, 5, 17), "reminder": at(2026, 5, 4, 16)}    # by hand, above
+    clock.now = at(2026, 5, 4, 15, 59)
+    assert await svc.due() == []
+    clock.now = at(2026, 5, 4, 16)
+    (n,) = await svc.due()
+    assert "Reminder" in n.reply.text and n.reply.mention == ["111"]        # Bob sleeps: not reminded
+    clock.now = at(2026, 5, 4, 18)                 # 2 h of the window gone for both
+    shown = (await svc.game_clock(HERE, CY)).private[0].text
+    assert "Alice: 4 h 0 min" in shown and "Playing hours: 18:00-23:00 (Europe/Rome)" in shown
+
+
+async def test_away_is_bounded_over_the_spells_taken(svc, clock):
+    assert "You are not away." == err(await svc.away(BOB, None))
+    assert (await svc.away(BOB, 15)).ok
+    clock.now += DAY
+    assert (await svc.away(BOB, None)).ok                        # back after one day: one day taken
+    text = err(await svc.away(BOB, 21))
+    assert "at most 20 more days" in text and "\n" not in text
+    assert (await svc.away(BOB, 10)).ok                          # a new spell replaces nothing taken
+    clock.now += DAY
+    assert "at most 19 more days" in err(await svc.away(BOB, 20))   # the running spell counts as cut to now
+    assert await svc.store.away_spells(BOB.id, 0) == [(START, START + DAY), (START + DAY, START + 11 * DAY)]
+    assert "at most 19 more days" in err(await svc.set_hours(BOB, away_days=20))   # /notify: the same rule
+    assert (await svc.away(BOB, 19)).ok
+
+
+async def test_away_shows_in_an_untimed_games_status_and_turn(svc, clock):
+    await started(svc, ALICE, BOB)
+    await svc.away(BOB, 3)
+    r = await svc.act(HERE, ALICE, "bid 1")
+    back = int(START + 3 * DAY)
+    assert f"Bob is away until \u27e6t:{back}:f\u27e7" in r.text and r.mention == []
+    assert f"Bob is away until \u27e6t:{back}:f\u27e7" in (await svc.status(HERE, CY)).text
+    assert (await svc.act(HERE, BOB, "bid 1")).ok             # a tie: Alice decides; Bob still away
+    assert (await svc.store.open_game("chan")).waiting == ["111"]
+    assert f"Bob is away until \u27e6t:{back}:f\u27e7" in (await svc.status(HERE, CY)).text
+
+
+async def test_the_server_picks_the_speed_of_new_tables(svc, clock):
+    text = err(await svc.change_settings("g", ALICE, True, speed="warp"))
+    assert "There is no speed 'warp'" in text and "\n" not in text
+    assert (await svc.store.settings("g")).speed == "untimed"
+    assert "Speed of new tables: daily" in (await svc.change_settings("g", ALICE, True, speed="Daily")).private[0].text
+    r = await svc.open_table(HERE, ALICE, "wassamasaw")
+    assert (await svc.store.open_game("chan")).options["speed"] == "daily"
+    # the estimate by the formula (docs/clocks.md): 72 turns × 6 h × 24 / 16 = 648 h = 27 days
+    assert "Clock: daily" in r.text and "Length: about 27 days (a game has about 72 turns" in r.text
+    r = await svc.set_option(HERE, ALICE, "speed", "fast")        # 72 × 1.5 h × 24 / 16 = 162 h: 7 days
+    assert "Length: about 7 days" in r.text
+    r = await svc.set_option(HERE, ALICE, "playing_hours", "18:00-23:00")    # × 16 / 5: 518 h, 22 days
+    assert "Length: about 22 days" in r.text
+
+
+async def test_the_estimate_uses_finished_games_when_there_are_enough(svc, clock):
+    import time
+
+    spans = [({"speed": "fast"}, 2, 0.0, d * DAY) for d in (3, 4, 5, 6)] + [({}, 2, 0.0, 1 * DAY)] * 9 \
+        + [({"speed": "fast"}, 3, 0.0, 1 * DAY)] * 9
+    svc.estimates._spans["wassamasaw"] = (time.monotonic(), spans)
+    r = await svc.open_table(HERE, ALICE, "wassamasaw", {"speed": "fast"})
+    assert "Length: about 7 days" in r.text                      # four at this size and speed: not enough
+    spans.append(({"speed": "fast"}, 2, 0.0, 9 * DAY))
+    r = await svc.join(HERE, BOB)
+    assert "Length: about 5 days (the middle of the 5 finished games at this size and speed)" in r.text
+
+
+async def test_a_notice_sent_late_pings_nobody_now_in_quiet_hours(svc, clock):
+    await svc.set_notify(BOB, True)
+    await started(svc, ALICE, BOB)
+    await svc.act(HERE, ALICE, "bid 1")
+    clock.now = START + 4 * H                       # the reminder fires: Bob awake, pinged and written to
+    assert await svc.fire_due() == 1
+    (queued,) = await svc.outbox()
+    assert queued.reply.mention == ["222"]
+    # the bot was down; when it is back Bob's quiet hours have begun (12:00 UTC = 21:00 in Tokyo, quiet 21-07)
+    clock.now = START + 5 * H
+    await svc.set_hours(BOB, "Asia/Tokyo", "21:00-07:00")
+    posted, written = [], []
+
+    async def to_channel(notice):
+        posted.append(notice)
+
+    async def to_user(notice, private, part):
+        written.append(private.user)
+    (sent,) = await svc.deliver(to_channel, to_user)
+    assert "Reminder" in sent.reply.text and sent.reply.mention == [] and written == []
+    assert await svc.outbox() == []
+
+
+async def test_away_and_the_servers_speed_at_the_console(tmp_path):
+    from tests.support import run_console
+
+    out = await run_console(tmp_path, "bob@t /away off\nbob@t /away days:3\nbob@t /away days:22\nbob@t /away\n"
+                                      "alice@t /settings speed:warp\nalice@t /settings speed:fast\n"
+                                      "alice@t /game new game:wassamasaw\nalice@t /game option name:playing_hours "
+                                      "value:whenever\n")
+    assert "You are not away." in out and "Away until " in out and " UTC" in out
+    assert "0 (back now) to 21 days" in out and "Use `/away days:<N>` or `/away off`." in out
+    assert "There is no speed 'warp'" in out and "Speed of new tables: fast" in out
+    assert "Clock: fast" in out and "Length: about 7 days" in out and "Write playing hours as from-to" in out
+
+
+async def test_the_clocks_new_lines_in_italian(svc, clock, tmp_path):
+    import i18n
+    from tests.support import run_console
+
+    i18n.set_default("it")            # the process speaks Italian (`bot.py --console --locale it`)
+    try:
+        await _in_italian(svc, tmp_path, run_console)
+    finally:
+        i18n.set_default("en")
+
+
+async def _in_italian(svc, tmp_path, run_console):
+    out = await run_console(tmp_path, "bob@t /assenza off\nbob@t /assenza giorni:2\nbob@t /assenza off\n")
+    assert "Non sei assente." in out and "Assente fino" in out
+    assert err(await svc.away(BOB, None)) == "Non sei assente."
+    r = await svc.open_table(HERE, ALICE, "wassamasaw", {"speed": "daily", "playing_hours": "18-23"})
+    assert "Orologio: daily" in r.text and "Ore di gioco: 18:00-23:00 (UTC)" in r.text
+    assert "Durata: circa 86 giorni (una partita ha circa 72 turni" in r.text      # 72 × 6 h × 24 / 5
+    assert err(await svc.set_option(HERE, ALICE, "playing_hours", "9-9")).startswith("Ore di gioco da un'ora")

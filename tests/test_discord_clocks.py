@@ -38,8 +38,8 @@ async def test_notify_and_the_game_clock_in_discord(tmp_path):
             assert r.ephemeral and r.content.startswith("There is no time zone 'Mars/Base'") and "\n" not in r.content
             r = await fake.slash("bob", "general", "notify", options={"quiet": "08:00-08:00"})
             assert "cannot cover the whole day" in r.content
-            r = await fake.slash("bob", "general", "notify", options={"away_days": 20})
-            assert "0 (back now) to 14 days" in r.content
+            r = await fake.slash("bob", "general", "notify", options={"away_days": 22})
+            assert "0 (back now) to 21 days" in r.content
             r = await fake.slash("bob", "general", "notify", options={"zone": "asia/tokyo", "quiet": "23:00-07:00"})
             assert "Asia/Tokyo" in r.content and "23:00-07:00" in r.content
             r = await fake.slash("bob", "general", "notify")
@@ -61,3 +61,34 @@ async def test_notify_and_the_game_clock_in_discord(tmp_path):
                 assert "it runs out <t:" in msg.content and ":R>" in msg.content
             r = await fake.slash("carol", "general", "game clock")
             assert r.ephemeral and "Speed: fast" in r.content and "<t:" in r.content
+
+
+async def test_away_and_the_servers_speed_in_discord(tmp_path):
+    clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC).timestamp())
+    async with FakeDiscord() as fake:
+        store = Store(tmp_path / "bot.db")
+        bot = TeahouseBot(store, service=TableService(store, clock=clock))
+        async with fake.run(bot):
+            r = await fake.slash("bob", "general", "away", options={"off": True})
+            assert r.ephemeral and r.content == "You are not away."
+            r = await fake.slash("bob", "general", "away", options={"days": 30})
+            assert r.content == "You can be away for 0 (back now) to 21 days at a time."
+            r = await fake.slash("bob", "general", "away", options={"days": 2})
+            assert "Away until <t:" in r.content and ":f>" in r.content
+            clock.now += 24 * 3600
+            r = await fake.slash("bob", "general", "away", options={"off": True})
+            assert "Away until" not in r.content and "Your time zone" in r.content
+            r = await fake.slash("bob", "general", "away", options={"days": 21})      # the day taken counts
+            assert "more time away than 21 days in any 60" in r.content and "at most 20 more days" in r.content
+
+            r = await fake.slash("alice", "general", "settings", options={"speed": "daily"})    # alice owns it
+            assert "Speed of new tables: daily" in r.content
+            await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"})
+            msg = fake.last_message("general")
+            assert "Clock: daily" in msg.content and "Length: about 27 days" in msg.content
+            ac = await fake.autocomplete("alice", "general", "game option", {"name": "zone", "value": "rome"}, "value")
+            assert [c["value"] for c in ac.choices] == ["Europe/Rome"]
+            r = await fake.slash("alice", "general", "game option", options={"name": "zone", "value": "Mars/Base"})
+            assert r.ephemeral and r.content.startswith("There is no time zone 'Mars/Base'")
+            await fake.slash("alice", "general", "game option", options={"name": "playing_hours", "value": "18-23"})
+            assert "Playing hours: 18:00-23:00 (UTC)" in fake.last_message("general").content

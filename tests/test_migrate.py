@@ -31,7 +31,7 @@ async def fill(path) -> None:
         await started(svc, ALICE, BOB, game="pebbles", where=Where("c3", "h"))
         await svc.abandon(Where("c3", "h"), ALICE, confirm=True)
         await svc.open_table(Where("c4", None), BOB, "pebbles")
-        await store.save_settings("g", Settings(2, 10, "skip", True, False))
+        await store.save_settings("g", Settings(2, 10, "skip", True, False, "daily"))
         await store.set_dm("bob", True)
         ended = await store.create_game(guild="g", channel="c5", game="pebbles", options={},
                                         host=Seat("alice", "Alice"),
@@ -44,6 +44,8 @@ async def fill(path) -> None:
                                   now=clock())           # and the analyses (#37)
         await started(svc, ALICE, BOB, game="pebbles", where=Where("c6", "g"), options={"speed": "fast"})
         await svc.set_hours(ALICE, "Europe/Rome", "23:00-07:00")      # the clocks and hours too (#34)
+        await svc.away(BOB, 2)                                        # and the away spells taken
+        await svc.away(BOB, None)
         clock.now += 30 * 3600
         await svc.fire_due()                       # into the outbox, not delivered
         assert await store.outgoing()
@@ -63,7 +65,8 @@ async def snapshot(target) -> dict:
                 "record": sorted(await store.record_of("alice")),
                 "ratings": await ratings.board(store, "g", "pebbles"),
                 "clocks": [await store.clocks(g.id) for g in games],
-                "hours": await store.hours_of([ALICE.id, BOB.id])}
+                "hours": await store.hours_of([ALICE.id, BOB.id]),
+                "away": await store.away_spells(BOB.id, 0)}
 
 
 async def test_every_table_moves_and_the_games_go_on(tmp_path, pg_url):

@@ -107,7 +107,7 @@ async def test_the_analysis_button_progress_store_line_and_refusals(tmp_path):
             assert f"Analysis of **MyWuXing** #{first.id}" in progress.content
             assert "decisions judged" in progress.content and not progress.attachments
             # the progress is edited in place: the answer and then the follower's first edit, no picture yet
-            await clicked._wait(lambda: len(edits_of(fake, clicked)) >= 2, 10.0)
+            assert await clicked._wait(lambda: len(edits_of(fake, clicked)) >= 2, 30.0)
             shown = edits_of(fake, clicked)
             assert all("decisions judged" in e.json["content"] and not e.files for e in shown)
             assert fake.message(progress.id).content == shown[-1].json["content"]

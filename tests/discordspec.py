@@ -29,6 +29,7 @@ def _spec():
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
+    assert SPEC.exists(), f"Discord's OpenAPI description is not at {SPEC} (set TEAHOUSE_DISCORD_OPENAPI)"
     doc = json.loads(SPEC.read_text(encoding="utf-8"))
     registry = Registry().with_resource("urn:discord", Resource(doc, specification=DRAFT202012))
     operations = []

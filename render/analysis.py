@@ -14,7 +14,7 @@ as well as colour). Registered as the renderer ``analysis``, so the image worker
 from __future__ import annotations
 
 from . import register
-from .colours import GRID, INK, MUTED, PLAYER_COLOURS, darken, lighten
+from .colours import BACKGROUND, GRID, INK, MUTED, PLAYER_COLOURS, darken, lighten
 from .common import banner, canvas, fit_text, font
 
 WIDTH = 800
@@ -102,7 +102,9 @@ def render(view: dict, names: dict | None = None, viewer: str | None = None):
                          outline=INK, width=3 if mark == "blunder" else 2)
             symbol = SYMBOLS.get(mark, "")
             ty = y - r - 4 if y - r - 26 > y0 else y + r + 4
-            draw.text((x, ty), symbol, font=bold, fill=darken(colour, 0.35), anchor="mb" if ty < y else "mt")
+            # a halo of the paper's colour: the symbol stays readable where it crosses a line
+            draw.text((x, ty), symbol, font=bold, fill=darken(colour, 0.35), anchor="mb" if ty < y else "mt",
+                      stroke_width=4, stroke_fill=BACKGROUND)
     # the legend: a swatch and each name; then what the marks mean
     y = y1 + 64
     big = font(22, True)
@@ -113,10 +115,23 @@ def render(view: dict, names: dict | None = None, viewer: str | None = None):
             draw.text((x + 34, y + 19), text, font=big, fill=INK, anchor="lm")
             x += w
         y += LEGEND_ROW
+    # what the marks mean, each with its mark as the graph draws it (the sizes tell them apart)
     marks = words.get("marks") or {}
-    text = "   ".join(f"{SYMBOLS[m]} {marks.get(m, m)}" for m in ("inaccuracy", "mistake", "blunder"))
-    text, f = fit_text(draw, text, WIDTH - 2 * PAD, 20)
-    draw.text((PAD, y + 19), text, font=f, fill=MUTED, anchor="lm")
+    entries = [(m, f"{SYMBOLS[m]} {marks.get(m, m)}") for m in ("inaccuracy", "mistake", "blunder")]
+    size = 20
+    f = font(size)
+    while size > 18 and sum(2 * RADIUS[m] + 8 + draw.textlength(t, font=f) + 22 for m, t in entries) > WIDTH - 2 * PAD:
+        size -= 1
+        f = font(size)
+    x, cy = PAD, y + 19
+    for m, text in entries:
+        r = RADIUS[m]
+        draw.ellipse([x, cy - r, x + 2 * r, cy + r], fill=lighten(MUTED, 0.5) if m == "inaccuracy" else MUTED,
+                     outline=INK, width=3 if m == "blunder" else 2)
+        x += 2 * r + 8
+        text, tf = fit_text(draw, text, max(40, WIDTH - PAD - x), size)
+        draw.text((x, cy), text, font=tf, fill=INK, anchor="lm")
+        x += int(draw.textlength(text, font=tf)) + 22
     return img
 
 

@@ -422,9 +422,12 @@ class Analyses:
     def _alt(game: Game, row: GameRow, names: dict[str, str], leaders: list, curves: dict, moves: int) -> str:
         thirds = [_("in the opening"), _("in the middle game"), _("in the end")]
         said = []
-        for third, seat in zip(thirds, leaders, strict=False):
-            if seat is not None:
-                said.append(_("{name} led {when}", name=names.get(seat, seat), when=third))
+        if len(leaders) == len(thirds) and leaders[0] is not None and len(set(leaders)) == 1:
+            said.append(_("{name} led from start to end", name=names.get(leaders[0], leaders[0])))
+        else:
+            for third, seat in zip(thirds, leaders, strict=False):
+                if seat is not None:
+                    said.append(_("{name} led {when}", name=names.get(seat, seat), when=third))
         text = _("A graph of each player's win chance over the {n} moves of {title} #{id}.", n=moves,
                  title=game.title, id=row.id)
         if said:

@@ -178,31 +178,33 @@ async def test_the_store_keeps_an_analysis_per_game_and_rules_version(any_store)
     assert await any_store.analysis(row.id, 2) is None
 
 
-PLANTS = (88, 100)        # Wassamasaw at two ends after about 106 moves: late, where one move decides
+# WURRM World at two, the game's seed 4: Alice's decisions where the worst move throws the race away — move 79,
+# five dice on her wish, where she pays her gem for a reroll instead of stopping; move 103, a step east
+# instead of north-west. Judged with five other seeds than the analysis's, at this budget, the worst moves
+# lose 49–55 and 45–47 points of win chance: far above a blunder's 30, whatever the seed.
+PLANTS = (79, 103)
 
 
-@pytest.mark.skip(reason="unfinished (issue #37): at the tests' tiny effort the planted worst moves lose 14 and 2 "
-                         "points, not the 30 of a blunder; needs a position where one move decides, or more effort")
 async def test_planted_blunders_are_marked_and_the_other_seat_is_not(asvc, monkeypatch):
-    """A seeded Wassamasaw game: Bob plays the analysis's own best move at each decision; Alice plays the
-    beginner's moves, and from move PLANT_FROM on, the engine's worst move (valued on its own seed). The
-    analysis marks every planted move a blunder and none of Bob's."""
-    monkeypatch.setattr("table.lobby.secrets.randbits", lambda n: 20240601)
-    assert (await asvc.open_table(HERE, ALICE, "wassamasaw")).ok
+    """A seeded two-player WURRM World race: Bob plays the analysis's own best move at each decision; Alice
+    plays the best move of a search of her own, but at the decisions PLANTS the engine's worst move (valued on
+    a seed of its own). The analysis marks both planted moves blunders and none of Bob's moves."""
+    monkeypatch.setattr("table.lobby.secrets.randbits", lambda n: 4)
+    assert (await asvc.open_table(HERE, ALICE, "wurrm")).ok
     assert (await asvc.join(HERE, BOB)).ok
     assert (await asvc.start(HERE, ALICE)).ok
-    game, planted = GAMES["wassamasaw"], []
+    game, planted, step = GAMES["wurrm"], [], 0
     while (row := await asvc.store.open_game(HERE.channel)) is not None:
         state = game.load(row.state)
         seat = game.to_act(state)[0]
-        step = len(await asvc.store.log(row.id)) + 1
+        step += 1
         moves = an.choices(game, state, seat)
         if len(moves) < 2:
-            action = moves[0]
+            action = moves[0] if moves else game.legal_actions(state, seat)[0]
         elif seat == BOB.id:
             action = an.judge(game, state, seat, moves[0], step, f"{table_analysis.seed_of(row.id)}:{step}",
                               TINY).best
-        elif len(planted) < len(PLANTS) and step >= PLANTS[len(planted)]:
+        elif step in PLANTS:
             action = min(moves, key=lambda a: an.value_of(game, state, seat, a, iterations=40, seed="plant",
                                                           rollout_cap=TINY.rollout_cap))
             planted.append(step)
@@ -210,10 +212,11 @@ async def test_planted_blunders_are_marked_and_the_other_seat_is_not(asvc, monke
             action = an.judge(game, state, seat, moves[0], step, f"alice:{step}", TINY).best
         assert (await asvc.act(HERE, ALICE if seat == ALICE.id else BOB, action)).ok
     row = await asvc.store.latest_game(HERE.channel)
-    assert row.status == "finished" and len(planted) == len(PLANTS)
+    assert row.status == "finished" and planted == list(PLANTS)
     assert (await finished(asvc, await asvc.analysis(HERE, BOB))).ok
     judged = {j["step"]: j for j in (await asvc.store.analysis(row.id, row.rules))["data"]["judgements"]}
+    assert all(judged[k]["seat"] == ALICE.id for k in planted)
     assert [judged[k]["mark"] for k in planted] == ["blunder"] * len(planted), \
         [(k, judged[k]["loss"]) for k in planted]
     bob = [j for j in judged.values() if j["seat"] == BOB.id]
-    assert len(bob) > 30 and not [j for j in bob if j["mark"]]
+    assert len(bob) >= 20 and not [j for j in bob if j["mark"]], [(j["step"], j["loss"]) for j in bob if j["mark"]]

@@ -1,0 +1,108 @@
+"""What the bot sent the fake Discord, checked against Discord's own API description.
+
+``/work/shared/discord/openapi.json`` (or ``TEAHOUSE_DISCORD_OPENAPI``) is Discord's published OpenAPI 3.1
+description of its HTTP API v10 (discord/discord-api-spec, MIT). Each request the fake recorded
+(``fake.requests``) is matched to its operation by method and path template, and its JSON body (a multipart
+request's ``payload_json``) validated against that operation's request schema, with a registry that holds
+the whole document so the ``#/components/schemas/...`` references resolve.
+
+Two readings, as the description's README asks: discord.py sends some snowflakes as JSON numbers, which
+Discord accepts while the description says strings, so an integer is read as its text; and for an ``anyOf``
+union the best-matching branch's error is reported, not the union's.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from pathlib import Path
+
+SPEC = Path(os.getenv("TEAHOUSE_DISCORD_OPENAPI", "/work/shared/discord/openapi.json"))
+API = "/api/v10"
+
+
+@functools.cache
+def _spec():
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    assert SPEC.exists(), f"Discord's OpenAPI description is not at {SPEC} (set TEAHOUSE_DISCORD_OPENAPI)"
+    doc = json.loads(SPEC.read_text(encoding="utf-8"))
+    registry = Registry().with_resource("urn:discord", Resource(doc, specification=DRAFT202012))
+    operations = []
+    for template, ops in doc["paths"].items():
+        pattern = re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$")
+        for method, op in ops.items():
+            if not isinstance(op, dict) or "requestBody" not in op:
+                continue
+            content = op["requestBody"].get("content", {})
+            kind = "application/json" if "application/json" in content else next(iter(content), None)
+            if kind is None or "schema" not in content[kind]:
+                continue
+            pointer = "/".join(_escape(p) for p in ("paths", template, method, "requestBody", "content", kind,
+                                                     "schema"))
+            validator = Draft202012Validator({"$ref": f"urn:discord#/{pointer}"}, registry=registry)
+            operations.append((method.upper(), pattern, template, validator))
+    # the fixed paths first (…/messages/@original before …/messages/{message_id})
+    operations.sort(key=lambda o: o[2].count("{"))
+    return operations
+
+
+def _escape(part: str) -> str:
+    return part.replace("~", "~0").replace("/", "~1")
+
+
+SNOWFLAKE_LISTS = ("users", "roles")
+
+
+def _as_text(value, key: str = ""):
+    """Snowflakes discord.py sends as numbers (an ``id``, a ``…_id``, the ids of ``allowed_mentions``) read
+    as their text; everything else as it is."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and (key == "id" or key.endswith("_id") or key in SNOWFLAKE_LISTS):
+        return str(value)
+    if isinstance(value, list):
+        return [_as_text(v, key if key in SNOWFLAKE_LISTS else "") for v in value]
+    if isinstance(value, dict):
+        return {k: _as_text(v, k) for k, v in value.items()}
+    return value
+
+
+def _problem(validator, body) -> str | None:
+    from jsonschema.exceptions import best_match
+
+    error = best_match(validator.iter_errors(body))
+    while error is not None and error.context:      # a union: the branch that came closest
+        branches: dict = {}
+        for e in error.context:
+            branches.setdefault(e.relative_schema_path[0], []).append(e)
+        # the branch whose discriminating ``type`` matched, else the one with the fewest errors
+        chosen = min(branches.values(), key=lambda es: (any(list(e.relative_path) == ["type"] for e in es), len(es)))
+        error = best_match(chosen)
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "(body)"
+    return f"{where}: {error.message[:300]}"
+
+
+def check(requests) -> tuple[int, list[str]]:
+    """(how many requests had a body checked, the problems found: one line each)."""
+    operations = _spec()
+    checked, problems = 0, []
+    for r in requests:
+        if not r.path.startswith(API) or r.json in (None, {}) and r.method in ("GET", "DELETE"):
+            continue
+        path = r.path[len(API):]
+        op = next((o for o in operations if o[0] == r.method and o[1].match(path)), None)
+        if op is None:
+            continue
+        method, _pattern, template, validator = op
+        checked += 1
+        problem = _problem(validator, _as_text(r.json if r.json is not None else {}))
+        if problem is not None:
+            problems.append(f"{method} {template}: {problem}")
+    return checked, problems

@@ -183,6 +183,8 @@ class Cursor:
             self.description, self.rowcount, self.lastrowid = None, cursor.rowcount, cursor.lastrowid
         finally:
             await cursor.close()
+        if len(conn._described) < KEEP:
+            conn._described[sql] = None       # sqlite3's executemany takes no statement that returns rows
         return self
 
     async def fetchall(self) -> list:

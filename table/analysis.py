@@ -27,8 +27,8 @@ import logging
 import os
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import i18n
 from engine import GAMES, Game
@@ -41,6 +41,9 @@ from .context import Context, speaks
 from .records import REMOVED
 from .replies import Picture, Private, Reply, User, Where
 from .review import ENDED, Review
+
+if TYPE_CHECKING:      # the process pool is imported when a first analysis runs: ~6 MB a bot does not carry
+    from concurrent.futures import ProcessPoolExecutor
 
 log = logging.getLogger("teahouse.table")
 
@@ -111,6 +114,7 @@ class Analyses:
             return None
         if self._pool is None:
             import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
 
             # spawn: never fork a running event loop; each worker lowers its own priority first
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),

@@ -274,7 +274,7 @@ class SqliteSide(Side):
                 raise
             try:
                 if mode == "write":
-                    await conn.commit()      # may raise a queued statement's error (store/sqlite_calls.py)
+                    await conn.commit()      # a COMMIT can fail too (a full disk): roll back
                 else:
                     await conn.rollback()
             except BaseException:

@@ -211,7 +211,7 @@ async def test_a_move_costs_few_statements_and_is_not_read_back(store):
     # each statement is one call to its connection's thread (store/sqlite_calls.py) once its text has been seen,
     # two or three the first time (execute, fetch, close); commit one more. The game's first move meets new
     # texts; the next one is a call per statement: the read, BEGIN, the UPDATE, the log row, the timers out and
-    # in (a call a row; the log row and the timers queued, none waited for), COMMIT (it was 21 through the adapter)
+    # in (two rows: one call and its cursor's close), COMMIT (it was 21 through SQLAlchemy's adapter)
     assert len(crossings.calls) <= 10, crossings.calls
     assert len(again) <= 8, again
 

@@ -1,5 +1,5 @@
-"""store/sqlite_calls.py: one call to aiosqlite's thread per statement, statements queued inside a transaction,
-and everything SQLAlchemy reads from a cursor still right (rows, changed rows, errors, rollbacks)."""
+"""store/sqlite_calls.py: one call to aiosqlite's thread per statement, and everything SQLAlchemy reads from a
+cursor still right (rows, changed rows, row ids, errors, rollbacks)."""
 
 import asyncio
 import logging
@@ -50,20 +50,20 @@ async def test_rows_changed_rows_and_row_ids_come_through(side):
                 ["a", "b!", "c!"]
 
 
-async def test_a_queued_statement_that_fails_rolls_the_transaction_back(side):
+async def test_a_failing_statement_of_known_text_rolls_the_transaction_back(side):
     async with side.connection("write") as conn:
         await conn.execute(insert(things), [{"name": "x"}])
-    for _ in range(2):                           # the second time the INSERT's text is known, so it is queued
+    for _ in range(2):                           # the second time every text is known: one call each
         with pytest.raises(IntegrityError):
             async with side.connection("write") as conn:
                 await conn.execute(insert(things), [{"name": "y"}])
-                await conn.execute(insert(things), [{"name": "x"}])        # unique: fails in the thread
+                await conn.execute(insert(things), [{"name": "x"}])        # unique: fails, and nothing after runs
                 await conn.execute(insert(things), [{"name": "z"}])
         async with side.connection("read") as conn:
             assert (await conn.execute(select(things.c.name))).scalars().all() == ["x"]   # nothing of it stayed
 
 
-async def test_inside_a_transaction_inserts_ride_to_the_thread_without_a_wait_each(side):
+async def test_a_statement_of_known_text_is_one_call_to_the_thread(side):
     async with side.connection("write") as conn:
         await conn.execute(insert(things), [{"name": "warm"}])          # every text below is known now
         await conn.execute(things.delete().where(things.c.name == "e"))
@@ -78,7 +78,6 @@ async def test_inside_a_transaction_inserts_ride_to_the_thread_without_a_wait_ea
             assert isinstance(raw, sqlite_calls.Connection)
             for name in "abcde":
                 await conn.execute(insert(things), [{"name": name}])
-            assert len(raw._queued) == 5         # handed to the thread; nobody waited for them yet
             await conn.execute(things.delete().where(things.c.name == "e"))
     finally:
         log.removeHandler(calls)
@@ -100,7 +99,7 @@ async def test_a_cancelled_writer_leaves_nothing_behind(side):
             for name in "pqr":
                 await conn.execute(insert(things), [{"name": name}])
             started.set()
-            await asyncio.Event().wait()       # cancelled here, with the INSERTs queued
+            await asyncio.Event().wait()       # cancelled here, inside the transaction
 
     task = asyncio.create_task(write())
     await started.wait()
@@ -111,14 +110,14 @@ async def test_a_cancelled_writer_leaves_nothing_behind(side):
         assert (await conn.execute(select(things.c.name))).scalars().all() == []
 
 
-async def test_outside_a_transaction_nothing_is_queued(tmp_path):
+async def test_the_changed_rows_of_known_texts_come_through_outside_a_transaction(tmp_path):
     conn = sqlite_calls.Connection(await aiosqlite.connect(str(tmp_path / "plain.db"), isolation_level=None))
     try:
         cur = conn.cursor()
         await cur.execute("CREATE TABLE t (a)")
         for _ in range(2):
             await cur.execute("INSERT INTO t VALUES (?)", (1,))
-            assert not conn._queued and cur.rowcount == 1
+            assert cur.rowcount == 1
         await cur.execute("SELECT count(*) FROM t")
         assert await cur.fetchall() == [(2,)]
     finally:

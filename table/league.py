@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from engine import GAMES, ai
-from i18n import N_, _, pgettext
+from i18n import N_, _, ngettext, pgettext
 from store.leagues import Entrant, Event, LeagueRow, LeagueStore, Pairing
 from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
 
@@ -114,7 +114,7 @@ class Leagues:
     def describe(self, league: LeagueRow) -> str:
         title = GAMES[league.game].title
         rounds = (_("everyone meets everyone once") if league.format == "round-robin"
-                  else _("{n} rounds", n=league.rounds))
+                  else ngettext("{n} round", "{n} rounds", league.rounds, n=league.rounds))
         return _("League #{id}: {title}, {format}, {rounds}, speed {speed} — {status}.", id=league.id, title=title,
                  format=_(FORMAT_WORDS[league.format]), rounds=rounds, speed=_(SPEED_WORDS[league.speed]),
                  status=_(STATUS_WORDS[league.status]))

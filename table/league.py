@@ -154,7 +154,7 @@ class Leagues:
                                                            False), self.ctx.clock())
         except VersionConflict:
             return Reply.fail(user.id, _("The league changed as you joined; try again."))
-        return await self.signup_reply(league, pgettext("lobby", "{name} joined.", name=self.ctx.shown(user.name)))
+        return await self.signup_reply(league, _("{name} entered the league.", name=self.ctx.shown(user.name)))
 
     @speaks
     async def add_computers(self, where: Where, user: User, level: str, count: int, manage: bool) -> Reply:
@@ -191,7 +191,7 @@ class Leagues:
             return Reply.fail(user.id, _("You are not playing in league #{id}.", id=league.id))
         if league.status == "signup":
             league = await self.rows.leave(league, user.id, self.ctx.clock())
-            return await self.signup_reply(league, pgettext("lobby", "{name} left.", name=self.ctx.shown(user.name)))
+            return await self.signup_reply(league, _("{name} left the league.", name=self.ctx.shown(user.name)))
         await self._out(league, user.id, "withdrawn", user.id)
         return Reply(text=_("{name} withdrew from league #{id}: their game now scores as a loss, and they are not "
                             "paired again.", name=self.ctx.shown(user.name), id=league.id))

@@ -255,7 +255,7 @@ async def test_a_swiss_and_a_pods_league_run_to_their_ends_at_the_console(tmp_pa
     assert "League #1: Seikatsu, Swiss, 5 rounds, speed fast — sign-up open." in out
     people = [f"s{i:02d}" for i in range(1, 13)]
     for p in people:
-        assert f"{p} joined." in await t.say(f"{p}@swiss /league join")
+        assert f"{p} entered the league." in await t.say(f"{p}@swiss /league join")
     assert "already in league #1" in await t.say("s01@swiss /league join")
     assert "Only the organiser" in await t.say("s02@swiss /league start")
     out = await t.say("host@swiss /league start")

@@ -15,8 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from i18n import _
 from store.leagues import LeagueRow
+from table.league import signup_controls
 
 from . import ui
 from .game import GAME_CHOICES, LEVEL_CHOICES, Answer
@@ -28,7 +28,6 @@ FORMAT_CHOICES = [app_commands.Choice(name="Swiss", value="swiss"),
                   app_commands.Choice(name="round robin", value="round-robin"),
                   app_commands.Choice(name="pods (3 or more at a table)", value="pods")]
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in ("untimed", "fast", "daily", "relaxed")]
-LEAGUE_ID = r"th:L:(?P<id>\d+):(?P<act>join|leave|start)"
 
 
 def manages(interaction: discord.Interaction) -> bool:
@@ -37,29 +36,12 @@ def manages(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild) or any(r.name.lower() == LEAGUE_ROLE.lower() for r in roles)
 
 
-class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=LEAGUE_ID):
-    def __init__(self, league_id: int, act: str, text: str = "", style=discord.ButtonStyle.secondary):
-        self.league_id, self.act = league_id, act
-        super().__init__(discord.ui.Button(label=ui.label(text or act), style=style,
-                                           custom_id=f"th:L:{league_id}:{act}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["id"]), match["act"], item.label or "?", item.style)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog("LeagueCog")
-        admit = getattr(interaction.client, "admit", None)
-        if admit is not None and not await admit(interaction):
-            return
-        await cog.clicked(interaction, self.league_id, self.act)
-
-
 def signup_view(league_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(LeagueButton(league_id, "join", _("Join"), discord.ButtonStyle.success))
-    view.add_item(LeagueButton(league_id, "leave", _("Leave")))
-    view.add_item(LeagueButton(league_id, "start", _("Start (organiser)"), discord.ButtonStyle.primary))
+    for act, text in signup_controls():
+        style = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary}.get(
+            act, discord.ButtonStyle.secondary)
+        view.add_item(ui.LeagueButton(league_id, act, text, style))
     return view
 
 
@@ -196,5 +178,4 @@ class LeagueCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(LeagueButton)
     await bot.add_cog(LeagueCog(bot))

@@ -40,6 +40,11 @@ MAX_ROUNDS = 20
 LEAGUE = "_league"          # a league game's unseen option: the league's id
 
 
+def signup_controls() -> list[tuple[str, str]]:
+    """A sign-up message's buttons (act, label), in the language spoken now: Discord's and the console's."""
+    return [("join", _("Join")), ("leave", _("Leave")), ("start", _("Start (organiser)"))]
+
+
 def pod_game(key: str) -> bool:
     return GAMES[key].max_players >= 3
 

@@ -505,7 +505,7 @@ class Leagues:
                 lines.append(_("Bye: {name} (scores a win).", name=who[0]))
                 continue
             row = await self.ctx.store.game(t.game_id) if t.game_id else None
-            if t.points is not None:
+            if t.points is not None or (row is not None and row.status in ("finished", "abandoned")):
                 state = _("ended") + (" " + _("(result fixed by the organiser)") if t.fixed else "")
             elif row is None:
                 state = _("opening")
@@ -551,7 +551,9 @@ class Leagues:
         out = {p.user_id for p in players if p.status != "active"}
         rows = [(r.rank, names[r.player], r.points, r.ties, r.played, r.byes, r.player in out) for r in table]
         heads = ((_("Opp. pts"), _("Score")) if league.format == "pods" else (_("Buchholz"), _("S-B")))
-        titles = (self.describe(league), _("Place"), _("Player"), _("Points"), heads[0], heads[1], _("Games"))
+        caption = _("League #{id}: {title}, {format} — {status}", id=league.id, title=GAMES[league.game].title,
+                    format=_(FORMAT_WORDS[league.format]), status=_(STATUS_WORDS[league.status]))
+        titles = (caption, _("Place"), _("Player"), _("Points"), heads[0], heads[1], _("Games"))
 
         def make() -> bytes:
             from render.league import standings_png

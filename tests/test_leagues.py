@@ -293,3 +293,24 @@ async def test_a_swiss_and_a_pods_league_run_to_their_ends_at_the_console(tmp_pa
     assert "Standings after round 5" in out and "Buchholz; Sonneborn–Berger" in out
     assert "round 2 of 5" in await t.say("s01@swiss /league pairings round:2")
     assert "opponents' points; game score" in await t.say("w1@pods /league standings")
+
+
+async def test_a_round_robin_of_computers_plays_out_at_once(tmp_path):
+    """Five computer players at Wassamasaw: Berger tables, one bye a round, everyone meets everyone once, and
+    the league ends as soon as it starts (a game of computers alone plays out at once)."""
+    t = Table(tmp_path / "rr.db", tmp_path / "img")
+    await t.open()
+    assert "rounds" in await t.say("host@rr /league new game:wassamasaw format:round-robin speed:fast rounds:3")
+    await t.say("host@rr /league new game:wassamasaw format:round-robin speed:fast")
+    assert "entered 5 computer players (easy)" in await t.say("host@rr /league addbot level:easy count:5")
+    assert "The round robin is full (12 players)" in await t.say("host@rr /league addbot count:8")
+    out = await t.say("host@rr /league start")
+    assert "League #1 is over. The winner:" in out
+    pairings = await league_games(t.store, 1)
+    games = [p for p in pairings if not p.bye]
+    assert Counter(frozenset(p.seats) for p in games) == Counter(
+        frozenset(p) for p in itertools.combinations([f"cpu-{i}" for i in range(1, 6)], 2))
+    assert sorted(p.seats[0] for p in pairings if p.bye) == [f"cpu-{i}" for i in range(1, 6)]
+    await check_league(t, 1, "round-robin", 5, 5)
+    assert "ended" in await t.say("host@rr /league pairings round:1")
+    await t.close()

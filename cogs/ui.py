@@ -521,4 +521,24 @@ class _ReviewSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"th:j:(
         await _dispatch(interaction, "w", _number(self.game_id), _number(step), arg)
 
 
-DYNAMIC_ITEMS = (_Button, _Select, _ReviewButton, _ReviewSelect)
+class LeagueButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:L:(?P<id>\d+):(?P<act>join|leave|start)"):
+    """A league's sign-up buttons (issue #35): ``th:L:<league>:<join|leave|start>``, answered by cogs.league."""
+
+    def __init__(self, league_id: int, act: str, text: str = "", style=discord.ButtonStyle.secondary):
+        self.league_id, self.act = league_id, act
+        super().__init__(discord.ui.Button(label=label(text or act), style=style,
+                                           custom_id=f"{PREFIX}:L:{league_id}:{act}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["id"]), match["act"], item.label or "?", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        admit = getattr(interaction.client, "admit", None)
+        if admit is not None and not await admit(interaction):
+            return
+        async with observe.observed(interaction, f"league {self.act}", None):
+            await interaction.client.get_cog("LeagueCog").clicked(interaction, self.league_id, self.act)
+
+
+DYNAMIC_ITEMS = (_Button, _Select, _ReviewButton, _ReviewSelect, LeagueButton)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import i18n
 from i18n import ngettext, pgettext
+from table.league import signup_controls
 from table.replies import Control, Reply, Turn, after_game, lobby_controls
 
 MAX_ACTIONS = 30          # a seat's actions listed on its buttons line (all of them: `/game actions`)
@@ -126,6 +127,8 @@ def public_controls(reply: Reply, lobby: tuple[dict, dict] | None = None) -> lis
         return controls_lines(lobby_controls(*lobby)) if lobby is not None else []
     if reply.rematch is not None:
         return controls_lines(after_game(reply.rematch))
+    if reply.status == "league:signup":         # a league's sign-up (#35): its buttons' lines
+        return [f"{text}: /league {act}" for act, text in signup_controls()]
     return turn_lines(reply)
 
 

@@ -40,6 +40,7 @@ log = logging.getLogger("teahouse.console")
 
 SPEAKER = re.compile(r"^(?P<user>[^\s@/]+)@(?P<channel>[^\s/]+)\s+(?P<rest>/.*)$")
 OPTION = re.compile(r"^([a-z_]+):(.*)$")
+CHANNEL_LINK = re.compile(r"<#([^>\s]+)>")        # a link to a channel (a league's game) as the console names it
 # the /game commands that take no options: the service call each one makes
 ASKED_PLAINLY = {"join": "join", "leave": "leave", "hint": "hint", "actions": "prompt", "status": "status",
                  "hand": "hand", "undo": "undo", "replay": "replay", "export": "export", "clock": "game_clock"}
@@ -69,6 +70,9 @@ HELP = N_("""Commands (as in Discord):
   /notify [direct_messages:on|off] [zone:<Area/City>] [quiet:<23:00-07:00|off>] [away_days:<0-21>]
   /away days:<N> | /away off                 away: your clocks pause (at most 21 days in any 60)
   /wait hours:<N>                            let time pass (reminders and deadlines fire)
+  /league new game:<key> format:swiss|round-robin|pods [rounds:N] [speed:<speed>]   open a league here
+  /league join | leave | addbot [level:<level>] [count:N] | start | standings | pairings [round:N]
+  /league pause | resume | cancel | drop player:<user> | fix round:<n> table:<n> places:<a>,<b>=<c>,…
   Each game's own commands, as in Discord (type /<game> alone to list them):
     /wassamasaw take die:<die> [cell:<cell>]     /wagara play card:<n> | /wagara move action:<text>
     /mywuxing reveal | play card:<card> [target:<who>] | react answer:<text>
@@ -143,7 +147,9 @@ class ConsoleClock:
         return time.time() + self.offset
 
 
-TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/profile", "/settings", "/notify", "/away", "/wait")
+TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/profile", "/settings", "/notify", "/away", "/wait",
+             "/league")
+WITH_SUBCOMMANDS = ("/league",)         # named with their subcommand, as Discord names /league standings
 
 
 class Console:
@@ -182,13 +188,15 @@ class Console:
         words, options = i18n.english_command(words, options)     # /partita nuova gioco:… (#17)
         # the line's log context, as Discord's interactions have theirs (cogs/observe.py): its command named
         # as there (``/game status``), so table/errors.py knows a read from a write
-        command = " ".join(words[:1] if words[:1] and words[0] in TOP_LEVEL else words[:2]) or None
+        single = words[:1] and words[0] in TOP_LEVEL and words[0] not in WITH_SUBCOMMANDS
+        command = " ".join(words[:1] if single else words[:2]) or None
         with logs.context(guild="console", channel=channel, command=command):
             try:
                 locale = i18n.user_locale()
                 reply = await self.dispatch(User(user_id, user_id, locale),
                                             Where(channel, guild="console", locale=locale), words, options)
                 await self.present(channel, reply)
+                await self.settle()
             except StoreError as e:          # the database cannot be used: the session goes on
                 self.write("! " + store_failed(e))
             except Exception:
@@ -203,6 +211,8 @@ class Console:
         if top == "/away":
             return await self.cmd_away(user, where, options, words[1:])
         if top in TOP_LEVEL:
+            if top in WITH_SUBCOMMANDS:
+                options = {**options, "_sub": words[1] if len(words) > 1 else ""}
             return await getattr(self, "cmd_" + top[1:])(user, where, options)
         if top[1:] in game_commands.COMMANDS:          # a game's own command, as in Discord
             game = top[1:]
@@ -370,6 +380,64 @@ class Console:
             return await self.service.away(user, None)
         return Reply.fail(user.id, _("Use `/away days:<N>` or `/away off`."))
 
+    async def settle(self) -> None:
+        """After each line: a league whose round just ended pairs the next (#35), and what it says is sent."""
+        await self.service.leagues.settle(force=False)
+        await self.send_outbox()
+
+    async def send_outbox(self) -> None:
+        async def to_channel(notice):
+            await self.present(notice.channel, notice.reply)
+
+        async def to_user(notice, dm, part):
+            self.write(pgettext("console", "[direct message to {user}] {text}", user=dm.user, text=dm.text))
+        await self.service.deliver(to_channel, to_user)
+
+    async def cmd_league(self, user, where, options) -> Reply:
+        """`/league new|join|leave|addbot|start|standings|pairings|pause|resume|cancel|drop|fix` (#35): at the
+        console anyone may open a league (as one who manages the imaginary server), and its organiser runs it."""
+        sub = options.pop("_sub", "")
+        lg = self.service.leagues
+        if sub == "new":
+            rounds = options.get("rounds", "")
+            if rounds and not rounds.isdigit():
+                return Reply.fail(user.id, _("rounds is a number."))
+            return await lg.new(where, user, options.get("game", ""), options.get("format", ""),
+                                int(rounds) if rounds else None, options.get("speed", "untimed"), True)
+        if sub in ("join", "leave"):
+            return await getattr(lg, sub)(where, user)
+        if sub == "addbot":
+            count = options.get("count", "1")
+            if not count.isdigit():
+                return Reply.fail(user.id, _("count is a number."))
+            return await lg.add_computers(where, user, canonical(options.get("level", "easy"),
+                                                                 ("easy", "medium", "hard")), int(count), False)
+        if sub == "start":
+            return await lg.start(where, user, False)
+        if sub in ("pause", "resume"):
+            return await lg.pause(where, user, False, on=sub == "pause")
+        if sub == "cancel":
+            return await lg.cancel(where, user, False)
+        if sub == "standings":
+            return await lg.standings(where, user)
+        if sub == "pairings":
+            r = options.get("round", "")
+            if r and not r.isdigit():
+                return Reply.fail(user.id, _("round is a number."))
+            return await lg.pairings(where, user, int(r) if r else None)
+        if sub == "drop":
+            if not options.get("player"):
+                return Reply.fail(user.id, _("Use `/league drop player:<user>`."))
+            return await lg.drop(where, user, options["player"], False)
+        if sub == "fix":
+            r, t = options.get("round", ""), options.get("table", "")
+            if not (r.isdigit() and t.isdigit() and options.get("places")):
+                return Reply.fail(user.id, _("Use `/league fix round:<n> table:<n> places:<best>,<next>,…` (tied "
+                                             "players joined by =)."))
+            return await lg.fix(where, user, int(r), int(t), options["places"], False)
+        return Reply.fail(user.id, _("Use `/league new|join|leave|addbot|start|standings|pairings|pause|resume|cancel"
+                                     "|drop|fix`."))
+
     async def cmd_wait(self, user, where, options) -> Reply:
         try:
             hours = float(options.get("hours", ""))
@@ -379,13 +447,7 @@ class Console:
             return Reply.fail(user.id, _("Wait between a moment and 30 days."))
         self.clock.offset += hours * 3600
         await self.service.fire_due()
-
-        async def to_channel(notice):
-            await self.present(notice.channel, notice.reply)
-
-        async def to_user(notice, dm, part):
-            self.write(pgettext("console", "[direct message to {user}] {text}", user=dm.user, text=dm.text))
-        await self.service.deliver(to_channel, to_user)
+        await self.send_outbox()
         return Reply(text=_("{hours} hours pass.", hours=f"{hours:g}"))
 
     def _save(self, picture) -> str:
@@ -415,7 +477,8 @@ class Console:
         public part go with the first private one, as in Discord."""
         public = bool(reply.text or reply.image)
         if reply.text:
-            self.write(f"[#{channel}] {reply.text}")
+            text = CHANNEL_LINK.sub(r"#\1", reply.text)
+            self.write(f"[#{channel}] {text}")
         if reply.image:
             self.write(pgettext("console", "  image: {path}", path=self._save(reply.image)))
         if reply.mention:

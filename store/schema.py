@@ -210,7 +210,65 @@ away_spells = Table(   # the away spells people took (#34, 0010): the bound of 2
     Column("ended", Double, nullable=False),         # cut to the moment of return when one comes back early
 )
 
+leagues = Table(       # a league (issue #35): a season of paired games in a server's channel (table/league.py)
+    "leagues", metadata,
+    Column("id", Id, primary_key=True),
+    Column("guild", Text),
+    Column("channel", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("format", Text, CheckConstraint("format IN ('swiss', 'round-robin', 'pods')"), nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("speed", Text, nullable=False),
+    Column("status", Text, CheckConstraint("status IN ('signup', 'running', 'paused', 'finished', 'cancelled')"),
+           nullable=False),
+    Column("organiser", Text, nullable=False),
+    Column("round", Integer, nullable=False, server_default="0"),     # the round being played (0: none yet)
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("created_at", Double, nullable=False),
+    Column("updated_at", Double, nullable=False),
+    Index("leagues_by_guild", "guild", "status"),
+    sqlite_autoincrement=True,
+)
+
+league_players = Table(
+    "league_players", metadata,
+    Column("league_id", Id, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("seed", Integer, nullable=False),                          # the order of entry
+    Column("is_bot", Integer, nullable=False, server_default="0"),
+    Column("status", Text, CheckConstraint("status IN ('active', 'withdrawn', 'dropped')"), nullable=False,
+           server_default="active"),
+)
+
+league_games = Table(  # a round's table (or bye): its seats in order, its game, and what it scored once ended
+    "league_games", metadata,
+    Column("id", Id, primary_key=True),
+    Column("league_id", Id, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),                         # the table's number in its round
+    Column("seats", Text, nullable=False),                            # JSON: user ids, first mover first
+    Column("game_id", Id, ForeignKey("games.id", ondelete="SET NULL")),
+    Column("points", Text),                                           # JSON {user: league points}; None: not yet
+    Column("scores", Text),                                           # JSON {user: the game's own score}
+    Column("fixed", Text),                                            # the organiser's note when a result was fixed
+    UniqueConstraint("league_id", "round", "board"),
+    Index("league_games_by_game", "game_id"),
+    sqlite_autoincrement=True,
+)
+
+league_events = Table(  # what the organiser did (pause, drop, fix ...), shown with the standings
+    "league_events", metadata,
+    Column("id", Id, primary_key=True),
+    Column("league_id", Id, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("at", Double, nullable=False),
+    Column("user_id", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("data", Text, nullable=False, server_default="{}"),
+    sqlite_autoincrement=True,
+)
+
 # every table, parents first (the order a copy inserts them in)
 TABLES = tuple(t.name for t in metadata.sorted_tables)
 # the tables whose ids a sequence (PostgreSQL) or AUTOINCREMENT (SQLite) hands out
-SEQUENCED = ("games", "actions", "timers", "outbox", "rating_changes")
+SEQUENCED = ("games", "actions", "timers", "outbox", "rating_changes", "leagues", "league_games", "league_events")

@@ -41,7 +41,7 @@ __all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "Game
            "Seat", "Settings", "Store", "StoreError", "StoreFull", "Timer", "VersionConflict"]
 
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
-SCHEMA_VERSION = 10   # the newest Alembic revision, 0010 (and the legacy user_version/schema_version it matches)
+SCHEMA_VERSION = 11   # the newest Alembic revision, 0011 (and the legacy user_version/schema_version it matches)
 
 
 class VersionConflict(Exception):
@@ -169,6 +169,7 @@ class Store:
         self.shards = shards      # only these shards' timers fire and notices go out here (None: all of them)
         self.sql = q.Statements(self.side.name, shards)
         self.errors = 0           # storage failures so far (the metrics' database errors)
+        self.endings = 0          # games this process ended (finished or abandoned): a league looks again (#35)
 
     # ----- opening and closing ---------------------------------------------------------------------------
     async def open(self, revision: str = "head") -> Store:
@@ -438,6 +439,8 @@ class Store:
                 await rate_game(conn, self.side.name, game.id)     # its ratings end with it (issue #27)
 
         await self._transaction(work)
+        if status not in OPEN_STATUSES:
+            self.endings += 1
         return replace(game, status=status, state=state, version=game.version + 1, updated_at=now,
                        result=result if result is not None else game.result,
                        seats=list(seats) if seats is not None else game.seats, waiting=list(waiting))
@@ -452,6 +455,8 @@ class Store:
                 await conn.execute(self.sql.write_results, {"game_id": game.id})
                 await rate_game(conn, self.side.name, game.id)
         await self._transaction(work)
+        if status not in OPEN_STATUSES:
+            self.endings += 1
         return replace(game, status=status, version=game.version + 1, updated_at=now, waiting=[],
                        result=result if result is not None else game.result)
 

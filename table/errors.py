@@ -28,6 +28,7 @@ READS = frozenset({
     "/game status", "/game clock", "/game hand", "/game history", "/game rules", "/game replay", "/game review",
     "/game export", "/game analysis", "/game hint", "/game actions",
     "button my view", "button group", "button choose privately", "button review", "button analysis",
+    "/league standings", "/league pairings",
 })
 # the reads that show no table but lists and cards of players and games
 LISTINGS = frozenset({"/games", "/mygames", "/stats", "/leaderboard", "/profile"})

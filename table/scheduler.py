@@ -67,6 +67,14 @@ class Scheduler:
                     # a timer that cannot fire is dropped, so it does not fail again every minute
                     log.exception("game %s: %s timer failed", row.id, timer.kind)
                     await ctx.store.claim_timer(timer, now)
+        leagues = getattr(ctx, "leagues", None)
+        if leagues is not None:         # a league whose round ended pairs its next round (#35)
+            try:
+                await leagues.settle()
+            except StoreError:
+                raise
+            except Exception:
+                log.exception("the leagues could not be brought up to date")
         return queued
 
     async def next_due(self) -> float | None:

@@ -10,7 +10,8 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``learning`` (table/learn.py): learn tables — one person against gentle computers, coached privately;
 - ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it;
 - ``analyses`` (table/analysis.py): an ended game's analysis by the hard engine, in the background;
-- ``timekeeping`` (table/timekeeping.py, on table/clock.py): speeds and banks, time zones, quiet hours, away.
+- ``timekeeping`` (table/timekeeping.py, on table/clock.py): speeds and banks, time zones, quiet hours, away;
+- ``leagues`` (table/league.py, on table/pairing.py): seasons of paired games with standings (issue #35).
 
 They share one ``Context`` (table/context.py) — the service itself: the store, the clock, the per-channel
 locks and caches, and how a table is shown. Words that need no table are in table/texts.py.
@@ -26,6 +27,7 @@ from store.store import Store
 from .analysis import Analyses
 from .community import MAX_ATTACHMENT, MAX_DEADLINE_HOURS, MAX_REMINDER_HOURS, Community
 from .context import SETTINGS_TTL, Context
+from .league import Leagues
 from .learn import Learn
 from .lobby import Lobby
 from .play import HISTORY_PAGE, MAX_BOT_STEPS, MESSAGE_BUDGET, RULES_DIR, Play, rules
@@ -72,6 +74,7 @@ class TableService(Context):
         self.learning = Learn(self, self.lobby, self.play)
         self.reviews = Review(self)
         self.analyses = Analyses(self, self.reviews)
+        self.leagues = Leagues(self, self.lobby, self.scheduler)
 
     rules = staticmethod(rules)       # a guide needs no table (nor a service: a front end may ask any time)
 

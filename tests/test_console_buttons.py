@@ -46,6 +46,9 @@ def discord_kinds() -> set[str]:
             continue
         fixed = re.match(r"th:(\w):", pattern)
         assert fixed, f"a custom-id template this test cannot read: {pattern}"
+        if fixed[1] == "L":         # a league's sign-up (#35): th:L:<league>:<join|leave|start>
+            kinds |= {f"L.{act}" for act in re.search(r"\(\?P<act>([\w|]+)\)", pattern)[1].split("|")}
+            continue
         # a review select's entries (a jump, a view) reach the handler as the review button "j." or "s." would
         chosen = {"j", "s"}
         assert chosen <= set(game.REVIEW_NAVS)
@@ -62,6 +65,8 @@ def _subclasses(cls):
 def kind_of(item) -> tuple[str, str, list[str]]:
     """(kind, custom id, select values) of a Discord component as the tests walk it."""
     cid = item.custom_id
+    if cid.startswith("th:L:"):
+        return f"L.{cid.split(':')[3]}", cid, []
     _th, letter, _g, _v, arg = cid.split(":", 4)
     values = [o.value for o in getattr(item, "options", [])]
     if letter == "w":
@@ -87,6 +92,8 @@ def button_line(turn: Turn, action: str) -> str:
 
 def expected(kind: str, cid: str, values: list[str], case: dict) -> list[str]:
     """The console lines (any one of each list item must appear) that do what the component does."""
+    if kind.startswith("L."):
+        return [f": /league {kind[2:]}"]
     _th, _letter, g, v, arg = cid.split(":", 4)
     turn: Turn | None = case.get("turn")
     page: ReviewPage | None = case.get("page")
@@ -223,6 +230,11 @@ async def test_every_discord_component_has_its_console_line(tmp_path):
         confirm = discord.ui.View(timeout=None)
         confirm.add_item(ui.ConfirmAbandon(question.game_id))      # as cogs.game's /game abandon answers
         await check(question, confirm)
+
+        # a league's sign-up (#35): Join, Leave, Start
+        from cogs import league as league_cog
+        signup = await svc.leagues.new(Where("lg", guild="console"), ALICE, "seikatsu", "swiss", 2, "fast", True)
+        await check(signup, league_cog.signup_view(1))
 
     missing = kinds - seen
     assert not missing, f"Discord component kinds this walk never met (give each a case and a line): {missing}"

@@ -36,11 +36,14 @@ TO_THE_TABLE = {
     # the lobby, to the channel: Unitevi con `/partita unisciti`
     "{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"
     "Join with `/game join`; {host} starts with `/game start`.",
+    # a league's sign-up and its start, to the channel (#35): Iscrivetevi, vedete
+    "Join with the button or `/league join`; the organiser starts it with `/league start`.",
+    "{name} started league #{id}. Round 1 is paired: see the message below, or `/league pairings`.",
 }
 # words ending like a plural verb that are no verbs in these texts (participles, nouns, adjectives)
 NOT_VERBS = {
-    "partite", "giocate", "finite", "abbandonate", "valutate", "limite", "uscite", "rivelate", "pescate", "consentite",
-    "suggerite", "giudicate", "salvate", "rifiutate", "iniziate", "simulate", "state", "mie_partite", "site",
+    "partite", "giocate", "finite", "abbinate", "abbandonate", "valutate", "limite", "uscite", "rivelate", "pescate",
+    "consentite", "suggerite", "giudicate", "salvate", "rifiutate", "iniziate", "simulate", "state", "mie_partite", "site",
 }
 PLURAL = re.compile(r"\b(\w+(?:ate|ete|ite)(?:la|lo|li|le|ne|vi|ci|gli|mi|ti)?|voi|vostr[oaie])\b", re.I)
 CODE = re.compile(r"`[^`]*`|\{[^{}]*\}|\*\*[a-z_ ]+\*\*")

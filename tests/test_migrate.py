@@ -11,6 +11,7 @@ import pytest
 
 import tests.tinygame  # noqa: F401  (registers Pebbles)
 from store import open_store, ratings
+from store.leagues import LeagueStore
 from store.migrate import main, migrate
 from store.schema import TABLES
 from store.store import Seat, Settings, StoreError
@@ -46,6 +47,11 @@ async def fill(path) -> None:
         await svc.set_hours(ALICE, "Europe/Rome", "23:00-07:00")      # the clocks and hours too (#34)
         await svc.away(BOB, 2)                                        # and the away spells taken
         await svc.away(BOB, None)
+        league = Where("lg", "g")                                        # and a league (#35)
+        assert (await svc.leagues.new(league, ALICE, "pebbles", "swiss", 1, "untimed", True)).ok
+        await svc.leagues.join(league, ALICE)
+        await svc.leagues.join(league, BOB)
+        assert (await svc.leagues.start(league, ALICE, True)).ok
         clock.now += 30 * 3600
         await svc.fire_due()                       # into the outbox, not delivered
         assert await store.outgoing()
@@ -62,6 +68,8 @@ async def snapshot(target) -> dict:
                 "settings": await store.settings("g"), "dm": await store.wants_dm("bob"),
                 "locale": await store.locale_of("guild:g"),
                 "analyses": [await store.analysis(g.id, 1) for g in games],
+                "league": [await LeagueStore(store).league(1), await LeagueStore(store).players(1),
+                           await LeagueStore(store).pairings(1), await LeagueStore(store).events(1)],
                 "record": sorted(await store.record_of("alice")),
                 "ratings": await ratings.board(store, "g", "pebbles"),
                 "clocks": [await store.clocks(g.id) for g in games],

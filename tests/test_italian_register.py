@@ -43,7 +43,8 @@ TO_THE_TABLE = {
 # words ending like a plural verb that are no verbs in these texts (participles, nouns, adjectives)
 NOT_VERBS = {
     "partite", "giocate", "finite", "abbinate", "abbandonate", "valutate", "limite", "uscite", "rivelate", "pescate",
-    "consentite", "suggerite", "giudicate", "salvate", "rifiutate", "iniziate", "simulate", "state", "mie_partite", "site",
+    "consentite", "suggerite", "giudicate", "salvate", "rifiutate", "iniziate", "simulate", "state", "mie_partite",
+    "site",
 }
 PLURAL = re.compile(r"\b(\w+(?:ate|ete|ite)(?:la|lo|li|le|ne|vi|ci|gli|mi|ti)?|voi|vostr[oaie])\b", re.I)
 CODE = re.compile(r"`[^`]*`|\{[^{}]*\}|\*\*[a-z_ ]+\*\*")

@@ -56,6 +56,14 @@ async def seed(store, n: int, now: float, rnd: random.Random) -> None:
         await store.transaction(work)
 
 
+def per_call(call, k: int = 20000) -> float:
+    """Microseconds a call of ``call(i)`` takes, over i = 0 .. k-1 (the calls of the pure clock functions)."""
+    began = time.perf_counter()
+    for i in range(k):
+        call(i)
+    return (time.perf_counter() - began) / k * 1e6
+
+
 async def timed(call, runs: int) -> list[float]:
     out = []
     for _ in range(runs):
@@ -87,30 +95,23 @@ async def main_async(args) -> int:
             clocks = await timed(lambda: store.clocks(rnd.randint(1, args.games)), args.runs)
             print(f"a game's banks (clocks):      median {statistics.median(clocks):.3f} ms")
     people = [C.Hours(z, (23 * 60, 7 * 60)) for z in ZONES]
-    began = time.perf_counter()
-    k = 20000
-    for i in range(k):
-        C.runs_out(people[i % len(people)], now + i * 97.0, (i % 120 + 1) * C.H)
-    per = (time.perf_counter() - began) / k * 1e6
-    print(f"when a bank runs out (runs_out, 1-120 h in someone's playing hours): {per:.1f} µs a call")
-    began = time.perf_counter()
-    for i in range(k):
-        C.awake_at(people[i % len(people)], now + i * 97.0)
-    print(f"the next waking instant (awake_at): {(time.perf_counter() - began) / k * 1e6:.1f} µs a call")
+
+    def runs_out(hours):          # banks of 1-120 h, at instants 97 s apart
+        return lambda i: C.runs_out(hours[i % len(hours)], now + i * 97.0, (i % 120 + 1) * C.H)
+
+    def awake_at(hours):
+        return lambda i: C.awake_at(hours[i % len(hours)], now + i * 97.0)
+
+    print(f"when a bank runs out (runs_out, 1-120 h in someone's playing hours): {per_call(runs_out(people)):.1f}"
+          " µs a call")
+    print(f"the next waking instant (awake_at): {per_call(awake_at(people)):.1f} µs a call")
     # a table with playing hours (18:00-23:00 in Rome): the banks run in the window; a reminder needs the window
     # and the person's own hours (Tokyo's quiet hours cover that window: never reachable there)
     window = ("Europe/Rome", 18 * 60, 23 * 60)
     at_table = [C.at_table(h, window) for h in people]
     reach = [C.reachable(h, window) for h in people]
-    began = time.perf_counter()
-    for i in range(k):
-        C.runs_out(at_table[i % len(people)], now + i * 97.0, (i % 120 + 1) * C.H)
-    per = (time.perf_counter() - began) / k * 1e6
-    print(f"runs_out at a table with playing hours (5 h a day): {per:.1f} µs a call")
-    began = time.perf_counter()
-    for i in range(k):
-        C.awake_at(reach[i % len(people)], now + i * 97.0)
-    print(f"awake_at for a reminder there: {(time.perf_counter() - began) / k * 1e6:.1f} µs a call")
+    print(f"runs_out at a table with playing hours (5 h a day): {per_call(runs_out(at_table)):.1f} µs a call")
+    print(f"awake_at for a reminder there: {per_call(awake_at(reach)):.1f} µs a call")
     return 0 if ok else 1
 
 

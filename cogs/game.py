@@ -257,20 +257,23 @@ class GameCog(commands.Cog):
     @app_commands.describe(game="Which game to play")
     @app_commands.choices(game=GAME_CHOICES)
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
-        user, _where = who(interaction)
-        await self.guarded(interaction, lambda: self.opened(
-            interaction, game.name, lambda at, parent: self.service.open_table(at, user, game.value,
-                                                                              parent_channel=parent)))
+        await self.open_with(interaction, game, self.service.open_table)
 
     @game.command(name="learn", description="Learn a game against the computer, with private tips at every move")
     @app_commands.describe(game="Which game to learn")
     @app_commands.choices(game=GAME_CHOICES)
     async def learn(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
+        await self.open_with(interaction, game, self.service.learn,
+                             pointer=N_("{name} is learning {game} in {thread}."))
+
+    async def open_with(self, interaction: discord.Interaction, game: app_commands.Choice[str], open_table,
+                        **opened_kw) -> None:
+        """/game new and /game learn: a table of ``game`` opened by the service's ``open_table(where, user, key,
+        parent_channel=...)`` (``open_table`` or ``learn``), placed by ``opened`` (``opened_kw``: its pointer)."""
         user, _where = who(interaction)
         await self.guarded(interaction, lambda: self.opened(
-            interaction, game.name, lambda at, parent: self.service.learn(at, user, game.value,
-                                                                         parent_channel=parent),
-            pointer=N_("{name} is learning {game} in {thread}.")))
+            interaction, game.name, lambda at, parent: open_table(at, user, game.value, parent_channel=parent),
+            **opened_kw))
 
     async def opened(self, interaction: discord.Interaction, title: str, open_at,
                      pointer: str = N_("{name} opened a table for {game} in {thread}: join there.")) -> Reply:

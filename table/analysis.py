@@ -34,13 +34,13 @@ import i18n
 from engine import GAMES, Game
 from engine.ai import analysis as engine_analysis
 from engine.ai.analysis import EFFORT, VERSION, Decision, Effort, Judgement
-from i18n import _, ngettext, pgettext
+from i18n import N_, _, ngettext, pgettext
 from store.store import BOT_PREFIX, GameRow
 
 from .context import Context, speaks
 from .records import REMOVED
 from .replies import Picture, Private, Reply, User, Where
-from .review import ENDED, Review
+from .review import ENDED, Review, no_such_game
 
 if TYPE_CHECKING:      # the process pool is imported when a first analysis runs: ~6 MB a bot does not carry
     from concurrent.futures import ProcessPoolExecutor
@@ -52,6 +52,9 @@ PROGRESS_EVERY = 2.0        # seconds between two edits of a progress message (D
 IDLE_STOP_AFTER = 120.0     # seconds without an analysis before the worker processes exit
 NICE = 19                   # the workers' priority: the lowest
 MOST_SHOWN = 3              # costliest moves named per player (2 from five players up: a message's length)
+
+NONE_TO_ANALYSE = N_("There is no game in this channel to analyse; `/game analysis game:<number>` analyses another "
+                     "game of this server.")
 
 
 def default_workers() -> int:
@@ -197,11 +200,9 @@ class Analyses:
         return reply
 
     def _refused(self, where: Where, user: User, game_id: int | None, row: GameRow | None) -> Reply | None:
-        if game_id is not None and (row is None or row.guild != where.guild):
-            return Reply.fail(user.id, _("There is no game #{id} in this server.", id=game_id))
-        if row is None:
-            return Reply.fail(user.id, _("There is no game in this channel to analyse; `/game analysis game:<number>` "
-                                         "analyses another game of this server."))
+        missing = no_such_game(where, user, game_id, row, NONE_TO_ANALYSE)
+        if missing is not None:
+            return missing
         if row.state is None:
             return Reply.fail(user.id, _("The game #{id} never started: there is nothing to analyse.", id=row.id),
                               game_id=row.id)

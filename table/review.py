@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import i18n
 from engine import GAMES, Game
-from i18n import _, ngettext, pgettext
+from i18n import N_, _, ngettext, pgettext
 from store.store import GameRow, LogEntry
 
 from .context import Context, speaks
@@ -127,6 +127,21 @@ def seat_code(row: GameRow, seat: str | None) -> str:
     return TABLE if seat is None else str([s.user_id for s in row.seats].index(seat))
 
 
+NONE_TO_REVIEW = N_("There is no game in this channel to review; `/game review game:<number>` reviews another game "
+                    "of this server.")
+
+
+def no_such_game(where: Where, user: User, game_id: int | None, row: GameRow | None, none_here: str) -> Reply | None:
+    """The refusal when there is no game to look at: no game #``game_id`` in this server (another server's is as
+    unknown), or none in the channel (``none_here``, a template marked with ``N_``). Shared by /game review and
+    /game analysis."""
+    if game_id is not None and (row is None or row.guild != where.guild):
+        return Reply.fail(user.id, _("There is no game #{id} in this server.", id=game_id))
+    if row is None:
+        return Reply.fail(user.id, _(none_here))
+    return None
+
+
 class Review:
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -217,11 +232,9 @@ class Review:
     def _unreviewable(self, where: Where, user: User, game_id: int | None, row: GameRow | None) -> Reply | None:
         """Why there is nothing to review: no such game in this server (another server's is as unknown), none
         in the channel, or one that never started."""
-        if game_id is not None and (row is None or row.guild != where.guild):
-            return Reply.fail(user.id, _("There is no game #{id} in this server.", id=game_id))
-        if row is None:
-            return Reply.fail(user.id, _("There is no game in this channel to review; `/game review game:<number>` "
-                                         "reviews another game of this server."))
+        missing = no_such_game(where, user, game_id, row, NONE_TO_REVIEW)
+        if missing is not None:
+            return missing
         if row.state is None:
             if row.status == "lobby":
                 return Reply.fail(user.id, _("The game #{id} has not started yet: there is nothing to review. "

@@ -25,6 +25,34 @@ def clock():
 
 
 @pytest.fixture
+def italian():
+    """The process speaks Italian where no interaction says otherwise (`bot.py --console --locale it`)."""
+    import i18n
+
+    i18n.set_default("it")
+    yield
+    i18n.set_default("en")
+
+
+@pytest.fixture
+async def pebbles_round_in_italian(tmp_path, italian):
+    """What the console speaking Italian prints for a round of Pebbles to its end and alice's review of it."""
+    import tests.tinygame  # noqa: F401  (Pebbles, the little test game)
+    from tests.support import run_console
+
+    return await run_console(tmp_path, """
+        alice@t /partita nuova gioco:pebbles rounds:1
+        bob@t /partita unisciti
+        alice@t /partita inizia
+        alice@t /partita mossa azione:bid 3
+        bob@t /partita mossa azione:bid 1
+        alice@t /partita mossa azione:keep
+        alice@t /partita rivedi gioco:1 passo:1
+        alice@t /partita rivedi gioco:1 passo:ultima visto_da:tavolo
+        """)
+
+
+@pytest.fixture
 def svc(store, clock):
     """The table service on the test's database and clock, without images."""
     return TableService(store, clock=clock, render=False)

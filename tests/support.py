@@ -1,7 +1,8 @@
 """Small helpers shared by the tests: a clock to move by hand, the message answering an interaction,
-starting a game at the table service, and a console script's output."""
+starting a game at the table service and playing its beginner's moves, and a console script's output."""
 
 from console.table import Console
+from engine import GAMES
 from store import Store
 from table import TableService, Where
 
@@ -40,6 +41,19 @@ async def started(svc, *users, game="pebbles", options=None, where=HERE):
     r = await svc.start(where, users[0])
     assert r.ok, r.private
     return r
+
+
+async def beginner_move(svc, where, by, rnd):
+    """One move of the game running in ``where`` by the beginner policy (``rnd``'s choice among the bot's
+    actions) of the seat it waits for, played as that seat's user in ``by`` (id → User): the row it was played
+    on and the reply, or None when no game runs there."""
+    row = await svc.store.open_game(where.channel)
+    if row is None:
+        return None
+    game = GAMES[row.game]
+    state = game.load(row.state)
+    seat = game.to_act(state)[0]
+    return row, await svc.act(where, by[seat], rnd.choice(game.bot_actions(state, seat)))
 
 
 def err(reply) -> str:

@@ -18,7 +18,7 @@ from render import render_png
 from render.common import record_text
 from table import TableService, User, Where
 from table import analysis as table_analysis
-from tests.support import err
+from tests.support import beginner_move, err, started
 
 HERE = Where("c1", "g1")
 ALICE, BOB, EVE = User("alice", "Alice"), User("bob", "Bob"), User("eve", "Eve")
@@ -35,18 +35,13 @@ def asvc(store, clock):
 async def played(svc, key="mywuxing", options=None, where=HERE, moves=10_000, users=(ALICE, BOB), seed=1,
                  end=True):
     """A game between people playing the beginner's moves; abandoned after ``moves`` if still running."""
-    assert (await svc.open_table(where, users[0], key, options)).ok
-    for u in users[1:]:
-        assert (await svc.join(where, u)).ok
-    assert (await svc.start(where, users[0])).ok
-    game, rnd, by = GAMES[key], random.Random(seed), {u.id: u for u in users}
+    await started(svc, *users, game=key, options=options, where=where)
+    rnd, by = random.Random(seed), {u.id: u for u in users}
     for _ in range(moves):
-        row = await svc.store.open_game(where.channel)
-        if row is None:
+        moved = await beginner_move(svc, where, by, rnd)
+        if moved is None:
             break
-        state = game.load(row.state)
-        seat = game.to_act(state)[0]
-        assert (await svc.act(where, by[seat], rnd.choice(game.bot_actions(state, seat)))).ok
+        assert moved[1].ok
     row = await svc.store.latest_game(where.channel)
     if end and row.status == "running":
         assert (await svc.abandon(where, users[0], confirm=True)).ok

@@ -22,7 +22,6 @@ from console.table import Console
 from store import Store
 from table import TableService
 from table.replies import Offer, Reply, ReviewPage, Turn, User, Where
-from tests.support import run_console
 
 HERE = Where("t", guild="console")
 ALICE, BOB, CAROL = User("alice", "alice"), User("bob", "bob"), User("carol", "carol")
@@ -306,23 +305,8 @@ async def test_a_console_game_to_its_end_then_review_and_rematch_by_the_printed_
         assert any("Pebbles begins!" in text for text in started)
 
 
-async def test_the_lines_speak_the_console_language(tmp_path):
-    import i18n
-
-    i18n.set_default("it")
-    try:
-        text = await run_console(tmp_path, """
-            alice@t /partita nuova gioco:pebbles rounds:1
-            bob@t /partita unisciti
-            alice@t /partita inizia
-            alice@t /partita mossa azione:bid 3
-            bob@t /partita mossa azione:bid 1
-            alice@t /partita mossa azione:keep
-            alice@t /partita rivedi gioco:1 passo:1
-            alice@t /partita rivedi gioco:1 passo:ultima visto_da:tavolo
-            """)
-    finally:
-        i18n.set_default("en")
+async def test_the_lines_speak_the_console_language(pebbles_round_in_italian):
+    text = pebbles_round_in_italian
     assert "  Unisciti: /partita unisciti" in text
     assert "  Inizia (posti a caso): /partita inizia ordine:casuale" in text
     assert "    rounds (ora 1): /partita opzione nome:rounds valore:1|2|3|4|5" in text
@@ -334,36 +318,30 @@ async def test_the_lines_speak_the_console_language(tmp_path):
     assert "Il tavolo ✓: /partita rivedi gioco:1 passo:3 visto_da:tavolo" in text
 
 
-async def test_a_move_has_one_name_at_the_italian_console(tmp_path):
+async def test_a_move_has_one_name_at_the_italian_console(tmp_path, italian):
     """Each button's line (#38): its label in the reader's language, then the exact line to type — the label
     never stands as the command, nor the canonical text as the label; the line typed plays that move."""
-    import i18n
-
-    i18n.set_default("it")
-    try:
-        out: list[str] = []
-        async with Store(tmp_path / "c.db") as store:
-            console = Console(TableService(store, render=False), tmp_path / "img", write=out.append)
-            for line in ("alice@t /partita nuova gioco:wassamasaw", "bob@t /partita unisciti",
-                         "alice@t /partita inizia"):
-                assert await console.handle(line)
-            out = "\n".join(out).split("\n")          # one printed line an entry
-            head = next(i for i, t in enumerate(out) if re.fullmatch(
-                r"  pulsanti di (alice|bob), ognuno con la riga che fa lo stesso:", t))
-            who = out[head].split()[2].rstrip(",")          # whoever drafts first
-            elements = {"legno": "wood", "fuoco": "fire", "terra": "earth", "metallo": "metal", "acqua": "water"}
-            buttons = []
-            for text in out[head + 1:]:
-                m = re.fullmatch(r"    prendi (\w+) (\d) → /partita mossa azione:take (\w+) (\d)", text)
-                if not m:
-                    break
-                assert elements[m[1]] == m[3] and m[2] == m[4], text       # the same move, named twice
-                buttons.append(text)
-            assert len(buttons) >= 5           # ten dice, two of each element: a line for each different one
-            assert not any("take " in t.split(" → ")[0] for t in buttons)
-            said: list[str] = []
-            console.write = said.append
-            assert await console.handle(f"{who}@t " + buttons[0].split(" → ")[1])
-            assert any(f"{who} prende" in t for t in said), said
-    finally:
-        i18n.set_default("en")
+    out: list[str] = []
+    async with Store(tmp_path / "c.db") as store:
+        console = Console(TableService(store, render=False), tmp_path / "img", write=out.append)
+        for line in ("alice@t /partita nuova gioco:wassamasaw", "bob@t /partita unisciti",
+                     "alice@t /partita inizia"):
+            assert await console.handle(line)
+        out = "\n".join(out).split("\n")          # one printed line an entry
+        head = next(i for i, t in enumerate(out) if re.fullmatch(
+            r"  pulsanti di (alice|bob), ognuno con la riga che fa lo stesso:", t))
+        who = out[head].split()[2].rstrip(",")          # whoever drafts first
+        elements = {"legno": "wood", "fuoco": "fire", "terra": "earth", "metallo": "metal", "acqua": "water"}
+        buttons = []
+        for text in out[head + 1:]:
+            m = re.fullmatch(r"    prendi (\w+) (\d) → /partita mossa azione:take (\w+) (\d)", text)
+            if not m:
+                break
+            assert elements[m[1]] == m[3] and m[2] == m[4], text       # the same move, named twice
+            buttons.append(text)
+        assert len(buttons) >= 5           # ten dice, two of each element: a line for each different one
+        assert not any("take " in t.split(" → ")[0] for t in buttons)
+        said: list[str] = []
+        console.write = said.append
+        assert await console.handle(f"{who}@t " + buttons[0].split(" → ")[1])
+        assert any(f"{who} prende" in t for t in said), said

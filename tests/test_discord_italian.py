@@ -97,6 +97,23 @@ async def play(fake, user, message, check=None):
     return shown
 
 
+def names_by_id(fake) -> dict[str, str]:
+    """alice's, bob's and carol's user ids (as the store keeps them) → their names."""
+    return {str(fake.user(n).id): n for n in ("alice", "bob", "carol")}
+
+
+async def play_on(fake, store, channel, names, message, moves: int = 400):
+    """Up to ``moves`` decisions, each taken (``play``) by whoever the game in ``channel`` waits for, stopping
+    when it has ended; the last public message."""
+    for _ in range(moves):
+        row = await store.open_game(channel)
+        if row is None:
+            break
+        game = GAMES[row.game]
+        message = await play(fake, names[game.to_act(game.load(row.state))[0]], message)
+    return message
+
+
 async def test_an_italian_user_plays_a_whole_game_in_italian(tmp_path):
     game = GAMES["wassamasaw"]
     async with FakeDiscord() as fake:
@@ -104,8 +121,7 @@ async def test_an_italian_user_plays_a_whole_game_in_italian(tmp_path):
         for name in ("alice", "bob"):
             fake.user(name).locale = "it"
         fake.user("carol").locale = "en-US"
-        uid = {n: str(fake.user(n).id) for n in ("alice", "bob", "carol")}
-        names = {v: k for k, v in uid.items()}
+        names = names_by_id(fake)
         bot = make_bot(tmp_path / "bot.db")
         channel = str(fake.channel("general").id)
         async with fake.run(bot):

@@ -10,7 +10,7 @@ from store import Store
 from table import TableService
 from tests.fakediscord import FakeDiscord
 from tests.support import answer
-from tests.test_discord_italian import play
+from tests.test_discord_italian import names_by_id, play_on
 
 pytestmark = pytest.mark.skipif("wassamasaw" not in GAMES, reason="needs the Wassamasaw engine")
 
@@ -21,11 +21,9 @@ def make_bot(path):
 
 
 async def test_a_whole_game_ends_rated_and_the_rematch_button_reopens_the_table(tmp_path):
-    game = GAMES["wassamasaw"]
     db = tmp_path / "bot.db"
     async with FakeDiscord() as fake:
-        uid = {n: str(fake.user(n).id) for n in ("alice", "bob", "carol")}
-        names = {v: k for k, v in uid.items()}
+        names = names_by_id(fake)
         channel = str(fake.channel("general").id)
         bot = make_bot(db)
         async with fake.run(bot):
@@ -35,11 +33,7 @@ async def test_a_whole_game_ends_rated_and_the_rematch_button_reopens_the_table(
             assert "rated: on" in joined.content
             msg = await answer(await fake.click("alice", joined, label="Start"))
             seats = [s.user_id for s in (await bot.store.open_game(channel)).seats]
-            for _step in range(400):
-                row = await bot.store.open_game(channel)
-                if row is None:
-                    break
-                msg = await play(fake, names[game.to_act(game.load(row.state))[0]], msg)
+            msg = await play_on(fake, bot.store, channel, names, msg)
             ended = await bot.store.latest_game(channel)
             assert ended.status == "finished"
             last = msg.content.splitlines()[-1]
@@ -51,7 +45,7 @@ async def test_a_whole_game_ends_rated_and_the_rematch_button_reopens_the_table(
             refused = await answer(await fake.click("carol", final, label="Rematch"))
             assert refused.ephemeral and "Only the players" in refused.content
             r = await answer(await fake.click("bob", final, label="Rematch"))
-            assert not r.ephemeral and "asks for a rematch" in r.content and f"<@{uid['alice']}>" in r.content
+            assert not r.ephemeral and "asks for a rematch" in r.content and f"<@{fake.user('alice').id}>" in r.content
             assert "Join" in {b["label"] for b in r.buttons()}
             again = await answer(await fake.click("alice", final, label="Rematch"))      # joins, no second table
             assert not again.ephemeral and "joined" in again.content

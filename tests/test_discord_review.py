@@ -14,7 +14,7 @@ from store import Store
 from table import TableService
 from tests.fakediscord import FakeDiscord
 from tests.support import answer
-from tests.test_discord_italian import play
+from tests.test_discord_italian import names_by_id, play_on
 
 
 def make_bot(path, render=True):
@@ -27,15 +27,6 @@ async def open_and_start(fake, key, players):
     for p in players[1:]:
         await fake.click(p, lobby, label="Join")
     return await answer(await fake.click(players[0], lobby, label="Start"))
-
-
-async def play_moves(fake, store, channel, names, message, moves: int):
-    """``moves`` decisions taken by whoever the game waits for; the last public message."""
-    for _ in range(moves):
-        row = await store.open_game(channel)
-        game = GAMES[row.game]
-        message = await play(fake, names[game.to_act(game.load(row.state))[0]], message)
-    return message
 
 
 def step_of(message) -> str:
@@ -51,11 +42,10 @@ async def test_a_running_game_reviewed_step_by_step(tmp_path, key):
     async with FakeDiscord() as fake:
         bot = make_bot(tmp_path / "b.db")
         async with fake.run(bot):
-            uid = {n: str(fake.user(n).id) for n in ("alice", "bob", "carol")}
-            names = {v: k for k, v in uid.items()}
+            names = names_by_id(fake)
             channel = str(fake.channel("general").id)
             started = await open_and_start(fake, key, ["alice", "bob"])
-            await play_moves(fake, bot.store, channel, names, started, 3)
+            await play_on(fake, bot.store, channel, names, started, 3)
             row = await bot.store.open_game(channel)
             n = len([e for e in await bot.store.log(row.id) if not e.action.startswith("#")])
             assert n >= 3
@@ -105,20 +95,14 @@ async def test_a_running_game_reviewed_step_by_step(tmp_path, key):
 
 
 async def test_the_end_offers_review_and_its_buttons_survive_a_restart(tmp_path):
-    game = GAMES["wassamasaw"]
     db = tmp_path / "b.db"
     async with FakeDiscord() as fake:
-        uid = {n: str(fake.user(n).id) for n in ("alice", "bob", "carol")}
-        names = {v: k for k, v in uid.items()}
+        names = names_by_id(fake)
         channel = str(fake.channel("general").id)
         bot = make_bot(db, render=False)          # a whole game: words only
         async with fake.run(bot):
             msg = await open_and_start(fake, "wassamasaw", ["alice", "bob"])
-            for _step in range(400):
-                row = await bot.store.open_game(channel)
-                if row is None:
-                    break
-                msg = await play(fake, names[game.to_act(game.load(row.state))[0]], msg)
+            msg = await play_on(fake, bot.store, channel, names, msg)
             ended = await bot.store.latest_game(channel)
             assert ended.status == "finished"
             n = len([e for e in await bot.store.log(ended.id) if not e.action.startswith("#")])
@@ -156,7 +140,7 @@ async def test_an_italian_player_reviews_in_italian(tmp_path):
         async with fake.run(bot):
             names = {str(fake.user(n).id): n for n in ("alice", "bob")}
             started = await open_and_start(fake, "wassamasaw", ["alice", "bob"])
-            await play_moves(fake, bot.store, str(fake.channel("general").id), names, started, 2)
+            await play_on(fake, bot.store, str(fake.channel("general").id), names, started, 2)
             shown = await answer(await fake.slash("bob", "general", "game review", options={"step": 1}))
             assert shown.ephemeral and step_of(shown).endswith("— mossa 1 di 2")
             assert "Come la vedevi tu." in shown.content

@@ -14,14 +14,6 @@ from tests.support import err, run_console, started
 H = 3600
 
 
-@pytest.fixture
-def italian():
-    """The process speaks Italian where no interaction says otherwise (`bot.py --console --locale it`)."""
-    i18n.set_default("it")
-    yield
-    i18n.set_default("en")
-
-
 async def test_console_in_italian_plays_a_game_with_italian_commands(tmp_path, italian):
     text = await run_console(tmp_path, """
         alice@lobby /partita nuova gioco:pebbles rounds:1

@@ -117,20 +117,8 @@ def test_ad_and_ed_before_the_same_vowel_in_one_place():
     assert i18n.fill("to {x} and {y}", {"x": "alice", "y": "eve"}, "en") == "to alice and eve"
 
 
-async def test_the_turn_line_says_tocca_ad_alice(tmp_path):
+async def test_the_turn_line_says_tocca_ad_alice(pebbles_round_in_italian):
     """Through the whole path: an engine's English line, translated by its template, filled by the helper."""
-    from tests.support import run_console
-
-    i18n.set_default("it")
-    try:
-        text = await run_console(tmp_path, """
-            alice@t /partita nuova gioco:pebbles rounds:1
-            bob@t /partita unisciti
-            alice@t /partita inizia
-            alice@t /partita mossa azione:bid 3
-            bob@t /partita mossa azione:bid 1
-            """)
-    finally:
-        i18n.set_default("en")
+    text = pebbles_round_in_italian
     assert "Tocca ad alice." in text and "Tocca a alice." not in text
     assert "🔒 alice, bob: scegliete in privato" in text        # two players: voi

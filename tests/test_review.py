@@ -15,7 +15,7 @@ from engine import GAMES
 from render import render_png
 from render.common import CAPTION_HEIGHT
 from table import TableService, User, Where
-from tests.support import err
+from tests.support import beginner_move, err, started
 
 HERE = Where("c1", "g1")
 ALICE, BOB, CAROL, EVE = User("alice", "Alice"), User("bob", "Bob"), User("carol", "Carol"), User("eve", "Eve")
@@ -30,10 +30,7 @@ def rsvc(store, clock):
 
 
 async def begin(svc, key, users=PLAYERS, where=HERE, options=None):
-    assert (await svc.open_table(where, users[0], key, options)).ok
-    for u in users[1:]:
-        assert (await svc.join(where, u)).ok
-    assert (await svc.start(where, users[0])).ok
+    await started(svc, *users, game=key, options=options, where=where)
 
 
 async def play(svc, key, moves: int, rng: random.Random, states: list, where=HERE) -> None:
@@ -41,12 +38,10 @@ async def play(svc, key, moves: int, rng: random.Random, states: list, where=HER
     the game was stored with after each one (what the players saw live)."""
     game = GAMES[key]
     for _ in range(moves):
-        row = await svc.store.open_game(where.channel)
-        if row is None:
+        moved = await beginner_move(svc, where, BY_ID, rng)
+        if moved is None:
             return
-        state = game.load(row.state)
-        seat = game.to_act(state)[0]
-        reply = await svc.act(where, BY_ID[seat], rng.choice(game.bot_actions(state, seat)))
+        row, reply = moved
         assert reply.ok, reply.private
         states.append(game.load((await svc.store.game(row.id)).state))
 

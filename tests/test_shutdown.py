@@ -93,6 +93,23 @@ async def move_in_flight(fake: FakeDiscord, who: str, action: str) -> asyncio.Ta
     return task
 
 
+async def slowed_bot(fake: FakeDiscord, tmp_path: Path, picture_seconds: str) -> SimpleNamespace:
+    """A game started in #t0 (``prepare``) and the bot in its own process, every picture after the first taking
+    ``picture_seconds``, once a first status has been drawn in its image workers: the database and log, the
+    game's ``where``, who is to act with which ``action`` and the game's ``version`` (``turn``), the process,
+    that status message and the image workers' pids."""
+    db, log = tmp_path / "bot.db", tmp_path / "bot.log"
+    where = await prepare(db, fake)
+    who, action, version = await turn(db, fake, where)
+    proc = await spawn(fake, db, log, SLOW_PICTURE=picture_seconds, SLOW_SKIP="1")
+    status = await fake.slash("carol", "t0", "game status", timeout=15)
+    assert not status.ephemeral and status.attachments        # drawn in the image workers
+    workers = set(descendants(proc.pid))
+    assert len(workers) >= 1           # at least one image worker
+    return SimpleNamespace(db=db, log=log, where=where, who=who, action=action, version=version, proc=proc,
+                           status=status, workers=workers)
+
+
 async def restart_goes_on(fake, db, log, where, version: int) -> None:
     """The game was saved at ``version`` + 1 (the move in flight); a new process plays the next move."""
     nxt, action2, version2 = await turn(db, fake, where)
@@ -109,17 +126,10 @@ async def restart_goes_on(fake, db, log, where, version: int) -> None:
 
 async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_exits_0_within_10_s(tmp_path):
     async with FakeDiscord(channels=["t0"]) as fake:
-        db, log = tmp_path / "bot.db", tmp_path / "bot.log"
-        where = await prepare(db, fake)
-        who, action, version = await turn(db, fake, where)
         # every picture after the first takes 2.5 s: the move's stays in flight while the bot is told to stop
-        proc = await spawn(fake, db, log, SLOW_PICTURE="2.5", SLOW_SKIP="1")
-        status = await fake.slash("carol", "t0", "game status", timeout=15)
-        assert not status.ephemeral and status.attachments        # drawn in the image workers
-        workers = set(descendants(proc.pid))
-        assert len(workers) >= 1           # at least one image worker
-
-        move = await move_in_flight(fake, who, action)
+        bot = await slowed_bot(fake, tmp_path, "2.5")
+        db, log, where, version, proc, status = bot.db, bot.log, bot.where, bot.version, bot.proc, bot.status
+        move = await move_in_flight(fake, bot.who, bot.action)
         stopped = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         await asyncio.sleep(0.3)
@@ -131,10 +141,10 @@ async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_exits_0_
 
         answered = await move
         message = answered.messages[-1]
-        assert not message.ephemeral and message.attachments and action.split()[0] in message.content.lower()
+        assert not message.ephemeral and message.attachments and bot.action.split()[0] in message.content.lower()
         code = await asyncio.wait_for(proc.wait(), 15)
         assert code == 0 and time.monotonic() - stopped <= STOP_WITHIN
-        assert not await none_left(workers)
+        assert not await none_left(bot.workers)
         text = log.read_text()
         assert "stopping: 1 interactions were in flight" in text and "exiting now" not in text
         assert "Traceback" not in text
@@ -145,21 +155,16 @@ async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_exits_0_
 
 async def test_a_stuck_picture_does_not_hold_the_stop_past_10_s(tmp_path):
     async with FakeDiscord(channels=["t0"]) as fake:
-        db, log = tmp_path / "bot.db", tmp_path / "bot.log"
-        where = await prepare(db, fake)
-        who, action, version = await turn(db, fake, where)
-        proc = await spawn(fake, db, log, SLOW_PICTURE="120", SLOW_SKIP="1")
-        assert not (await fake.slash("carol", "t0", "game status", timeout=15)).ephemeral
-        workers = set(descendants(proc.pid))
-        assert len(workers) >= 1
+        bot = await slowed_bot(fake, tmp_path, "120")
+        db, log, where, version, proc = bot.db, bot.log, bot.where, bot.version, bot.proc
 
-        move = await move_in_flight(fake, who, action)
+        move = await move_in_flight(fake, bot.who, bot.action)
         stopped = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         code = await asyncio.wait_for(proc.wait(), 15)
         assert code == 0 and time.monotonic() - stopped <= STOP_WITHIN
         move.cancel()
-        assert not await none_left(workers)
+        assert not await none_left(bot.workers)
         text = log.read_text()
         assert "still running after 6 s" in text and "exiting now" in text
 

@@ -1,17 +1,15 @@
 """Skill ratings (issue 27): a rating per player, per game and per server (``ratings``; computer levels too),
 and the change each rated game made to each of its players (``rating_changes``: the card's history line, and
 what ``python -m store.rerate`` rewrites). An index for a person's latest results (/stats).
-
-Revision 0007, after 0006 (SQLite user_version 7, PostgreSQL schema_version 7).
 """
 
 import sqlalchemy as sa
 from alembic import op
 
+from store.migrations.columns import Id, game_ref
+
 revision = "0007"
 down_revision = "0006"
-
-Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade() -> None:
@@ -32,7 +30,7 @@ def upgrade() -> None:
     op.create_table(
         "rating_changes",
         sa.Column("id", Id, primary_key=True),                   # the order the changes were made in
-        sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+        game_ref(nullable=False),
         sa.Column("guild", sa.Text, nullable=False),
         sa.Column("game", sa.Text, nullable=False),
         sa.Column("player", sa.Text, nullable=False),

@@ -1,23 +1,21 @@
 """Clocks across days (issue #34): each person's bank in a game played at a speed (``clocks``), and each
 person's time zone, quiet hours and away spell (``hours``). Games stored before have no clock rows: they are
 untimed, played to their end under the server's reminder and turn deadline as they started (docs/lifecycle.md).
-
-Revision 0008, after 0007 (SQLite user_version 8, PostgreSQL schema_version 8).
 """
 
 import sqlalchemy as sa
 from alembic import op
 
+from store.migrations.columns import game_ref
+
 revision = "0008"
 down_revision = "0007"
-
-Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade() -> None:
     op.create_table(
         "clocks",
-        sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        game_ref(primary_key=True),
         sa.Column("user_id", sa.Text, primary_key=True),
         sa.Column("bank", sa.Double, nullable=False),
         sa.Column("since", sa.Double),

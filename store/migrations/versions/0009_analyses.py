@@ -7,16 +7,16 @@ Revision 0009 (SQLite user_version 9, PostgreSQL schema_version 9), after 0008 (
 import sqlalchemy as sa
 from alembic import op
 
+from store.migrations.columns import game_ref
+
 revision = "0009"
 down_revision = "0008"
-
-Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade() -> None:
     op.create_table(
         "analyses",
-        sa.Column("game_id", Id, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        game_ref(primary_key=True),
         sa.Column("rules", sa.Integer, primary_key=True),        # the game's rules version
         sa.Column("engine", sa.Integer, nullable=False),         # the analysis's own version (engine/ai/analysis.py)
         sa.Column("moves", sa.Integer, nullable=False),          # the game's moves when it was analysed

@@ -10,8 +10,8 @@ from collections import Counter, defaultdict
 from console.table import Console
 from engine import GAMES
 from engine.bots import random_action
+from store import open_store
 from store.leagues import LeagueStore
-from store.store import Store
 from table import pairing as pr
 from table.service import TableService
 
@@ -144,7 +144,7 @@ class Table:
         self.path, self.out, self.lines = path, out, []
 
     async def open(self):
-        self.store = await Store(self.path).open()
+        self.store = await open_store(self.path).open()          # a SQLite file or a PostgreSQL URL
         self.service = TableService(self.store, render=False)
         self.console = Console(self.service, self.out, write=self.lines.append)
         await self.service.leagues.settle()
@@ -295,15 +295,18 @@ async def test_a_swiss_and_a_pods_league_run_to_their_ends_at_the_console(tmp_pa
     assert "opponents' points; game score" in await t.say("w1@pods /league standings")
 
 
-async def test_a_round_robin_of_computers_plays_out_at_once(tmp_path):
+async def test_a_round_robin_of_computers_plays_out_at_once(db_target, tmp_path):
     """Five computer players at Wassamasaw: Berger tables, one bye a round, everyone meets everyone once, and
-    the league ends as soon as it starts (a game of computers alone plays out at once)."""
-    t = Table(tmp_path / "rr.db", tmp_path / "img")
+    the league ends as soon as it starts (a game of computers alone plays out at once). On SQLite and on
+    PostgreSQL, restarted between the sign-up and the start."""
+    t = Table(db_target, tmp_path / "img")
     await t.open()
     assert "rounds" in await t.say("host@rr /league new game:wassamasaw format:round-robin speed:fast rounds:3")
     await t.say("host@rr /league new game:wassamasaw format:round-robin speed:fast")
     assert "entered 5 computer players (easy)" in await t.say("host@rr /league addbot level:easy count:5")
     assert "The round robin is full (12 players)" in await t.say("host@rr /league addbot count:8")
+    await t.close()
+    await t.open()                                               # a restart: the sign-up is all in the store
     out = await t.say("host@rr /league start")
     assert "League #1 is over. The winner:" in out
     pairings = await league_games(t.store, 1)

@@ -80,7 +80,8 @@ class CommunityCog(commands.Cog):
                            deadline_hours="Hours before a turn is overdue (0: no deadline)",
                            past_deadline="What happens past the deadline",
                            threads="Open a thread per game", mention="Mention the player to act after a move",
-                           speed="The speed of new tables (a table's host may pick another)")
+                           speed="The speed of new tables (a table's host may pick another)",
+                           league_role="Members with this role may organise leagues (@everyone: anyone)")
     @app_commands.choices(past_deadline=[
         app_commands.Choice(name="the other players choose: skip or remove (buttons)", value="vote"),
         app_commands.Choice(name="a computer plays the missed turn", value="skip"),
@@ -91,11 +92,12 @@ class CommunityCog(commands.Cog):
                        deadline_hours: app_commands.Range[float, 0, 720] | None = None,
                        past_deadline: app_commands.Choice[str] | None = None,
                        threads: bool | None = None, mention: bool | None = None,
-                       speed: app_commands.Choice[str] | None = None):
+                       speed: app_commands.Choice[str] | None = None, league_role: discord.Role | None = None):
         user, where = who(interaction)
         changes = {"reminder_hours": reminder_hours, "deadline_hours": deadline_hours,
                    "deadline_action": past_deadline.value if past_deadline else None,
-                   "threads": threads, "mention": mention, "speed": speed.value if speed else None}
+                   "threads": threads, "mention": mention, "speed": speed.value if speed else None,
+                   "league_role": str(league_role.id) if league_role else None}
 
         async def work() -> str:
             if all(v is None for v in changes.values()):

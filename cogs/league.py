@@ -3,8 +3,9 @@ drop|fix`` over table/league.py, the sign-up message's Join and Leave buttons (`
 ``th:L:<league>:<join|leave|start>`` that read the league from the database when clicked, so they work after a
 restart), and each pairing's game opened in a thread of the league's channel.
 
-Who may open and run a league: whoever has Manage Server, or holds a role named ``LEAGUE_ROLE`` (a server
-makes one to let others organise); the organiser runs the league they opened.
+Who may open and run a league: whoever has Manage Server, holds the role the server picked with ``/settings
+league_role`` (a role id in its settings; @everyone lets anyone), or a role named ``LEAGUE_ROLE``; the organiser
+runs the league they opened.
 """
 
 from __future__ import annotations
@@ -30,10 +31,13 @@ FORMAT_CHOICES = [app_commands.Choice(name="Swiss", value="swiss"),
 SPEED_CHOICES = [app_commands.Choice(name=s, value=s) for s in ("untimed", "fast", "daily", "relaxed")]
 
 
-def manages(interaction: discord.Interaction) -> bool:
+def manages(interaction: discord.Interaction, role: str = "") -> bool:
+    """Whether the member may organise leagues: Manage Server, the role the server picked
+    (``/settings league_role``, a role id), or a role named ``LEAGUE_ROLE``."""
     perms = getattr(interaction.user, "guild_permissions", None)
     roles = getattr(interaction.user, "roles", []) or []
-    return bool(perms and perms.manage_guild) or any(r.name.lower() == LEAGUE_ROLE.lower() for r in roles)
+    return (bool(perms and perms.manage_guild) or any(role and str(r.id) == role for r in roles)
+            or any(r.name.lower() == LEAGUE_ROLE.lower() for r in roles))
 
 
 def signup_view(league_id: int) -> discord.ui.View:
@@ -90,14 +94,23 @@ class LeagueCog(commands.Cog):
         except Exception:
             log.exception("the league's notices could not be sent now; the scheduler will")
 
+    async def organiser(self, interaction: discord.Interaction) -> bool:
+        """``manages`` with the server's chosen role; without the database, by the permission and the name."""
+        try:
+            role = (await self.service.settings(ui.who(interaction)[1].guild)).league_role
+        except Exception:  # noqa: BLE001 — the command itself says the store cannot answer
+            role = ""
+        return manages(interaction, role)
+
     async def clicked(self, interaction: discord.Interaction, league_id: int, act: str) -> None:
         user, where = ui.who(interaction)
+        can = await self.organiser(interaction)
         if act == "join":
             await self.run(interaction, lambda: self.leagues.join(where, user, league_id), buttons=True)
         elif act == "leave":
             await self.run(interaction, lambda: self.leagues.leave(where, user, league_id), buttons=True)
         else:
-            await self.run(interaction, lambda: self.leagues.start(where, user, manages(interaction)))
+            await self.run(interaction, lambda: self.leagues.start(where, user, can))
 
     @league.command(name="new", description="Open a league's sign-up in this channel (Manage Server)")
     @app_commands.describe(game="Which game", format="Swiss, round robin or pods",
@@ -108,9 +121,10 @@ class LeagueCog(commands.Cog):
                   format: app_commands.Choice[str], rounds: app_commands.Range[int, 1, 40] | None = None,
                   speed: app_commands.Choice[str] | None = None):
         user, where = ui.who(interaction)
+        can = await self.organiser(interaction)
         await self.run(interaction, lambda: self.leagues.new(where, user, game.value, format.value, rounds,
                                                              speed.value if speed else "untimed",
-                                                             manages(interaction)), buttons=True)
+                                                             can), buttons=True)
 
     @league.command(name="join", description="Enter the league in this channel")
     async def join(self, interaction: discord.Interaction):
@@ -128,13 +142,15 @@ class LeagueCog(commands.Cog):
     async def addbot(self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None,
                      count: app_commands.Range[int, 1, 50] = 1):
         user, where = ui.who(interaction)
+        can = await self.organiser(interaction)
         await self.run(interaction, lambda: self.leagues.add_computers(
-            where, user, level.value if level else "easy", count, manages(interaction)), buttons=True)
+            where, user, level.value if level else "easy", count, can), buttons=True)
 
     @league.command(name="start", description="Organiser: start the league (round 1 is paired at once)")
     async def start(self, interaction: discord.Interaction):
         user, where = ui.who(interaction)
-        await self.run(interaction, lambda: self.leagues.start(where, user, manages(interaction)))
+        can = await self.organiser(interaction)
+        await self.run(interaction, lambda: self.leagues.start(where, user, can))
 
     @league.command(name="standings", description="The league's standings, as a picture")
     async def standings(self, interaction: discord.Interaction):
@@ -150,31 +166,36 @@ class LeagueCog(commands.Cog):
     @league.command(name="pause", description="Organiser: pair no new round until resumed")
     async def pause(self, interaction: discord.Interaction):
         user, where = ui.who(interaction)
-        await self.run(interaction, lambda: self.leagues.pause(where, user, manages(interaction), on=True))
+        can = await self.organiser(interaction)
+        await self.run(interaction, lambda: self.leagues.pause(where, user, can, on=True))
 
     @league.command(name="resume", description="Organiser: go on after a pause")
     async def resume(self, interaction: discord.Interaction):
         user, where = ui.who(interaction)
-        await self.run(interaction, lambda: self.leagues.pause(where, user, manages(interaction), on=False))
+        can = await self.organiser(interaction)
+        await self.run(interaction, lambda: self.leagues.pause(where, user, can, on=False))
 
     @league.command(name="cancel", description="Organiser: cancel the league (its games go on)")
     async def cancel(self, interaction: discord.Interaction):
         user, where = ui.who(interaction)
-        await self.run(interaction, lambda: self.leagues.cancel(where, user, manages(interaction)))
+        can = await self.organiser(interaction)
+        await self.run(interaction, lambda: self.leagues.cancel(where, user, can))
 
     @league.command(name="drop", description="Organiser: drop an absent player")
     @app_commands.describe(player="Who")
     async def drop(self, interaction: discord.Interaction, player: discord.User):
         user, where = ui.who(interaction)
-        await self.run(interaction, lambda: self.leagues.drop(where, user, str(player.id), manages(interaction)))
+        can = await self.organiser(interaction)
+        await self.run(interaction, lambda: self.leagues.drop(where, user, str(player.id), can))
 
     @league.command(name="fix", description="Organiser: set a result adjudicated wrongly (logged)")
     @app_commands.describe(round="The round", table="The table", places="Players best first, by comma; ties by =")
     async def fix(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 40],
                   table: app_commands.Range[int, 1, 100], places: str):
         user, where = ui.who(interaction)
+        can = await self.organiser(interaction)
         await self.run(interaction, lambda: self.leagues.fix(where, user, round, table, places,
-                                                             manages(interaction)))
+                                                             can))
 
 
 async def setup(bot: commands.Bot) -> None:

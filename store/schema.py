@@ -88,6 +88,7 @@ settings = Table(
     Column("threads", Integer, nullable=False, server_default="0"),
     Column("mention", Integer, nullable=False, server_default="1"),
     Column("speed", Text, nullable=False, server_default="untimed"),     # a new table's speed (#34, 0010)
+    Column("league_role", Text, nullable=False, server_default=""),      # who may organise leagues (#35, 0011)
 )
 
 notify = Table(

@@ -101,6 +101,7 @@ class Settings:
     threads: bool = False
     mention: bool = True
     speed: str = "untimed"            # a new table's speed (#34): untimed, fast, daily or relaxed
+    league_role: str = ""             # a role (its id) whose members may organise leagues (#35); '': none
 
 
 @dataclass
@@ -586,13 +587,14 @@ class Store:
         if r is None:
             return Settings()
         return Settings(r.reminder_hours, r.deadline_hours, r.deadline_action, bool(r.threads), bool(r.mention),
-                        r.speed)
+                        r.speed, r.league_role)
 
     async def save_settings(self, guild: str | None, settings: Settings) -> None:
         await self._write(self.sql.save_settings, {
             "guild": guild or "", "reminder_hours": float(settings.reminder_hours),
             "deadline_hours": float(settings.deadline_hours), "deadline_action": settings.deadline_action,
-            "threads": int(settings.threads), "mention": int(settings.mention), "speed": settings.speed})
+            "threads": int(settings.threads), "mention": int(settings.mention), "speed": settings.speed,
+            "league_role": settings.league_role})
 
     async def locale_of(self, who: str) -> str | None:
         """The remembered language of ``who``: ``guild:<id>`` or ``user:<id>``."""

@@ -225,4 +225,11 @@ def _setting_value(name: str, value):
             raise ValueError(_("There is no speed '{speed}'. Speeds: {speeds}.", speed=value,
                                speeds=", ".join(SPEEDS)))
         return speed
+    if name == "league_role":        # a role's id, from the front end's role picker (#35); off: nobody but managers
+        role = str(value).strip()
+        if role.lower() in ("", "off", "none"):
+            return ""
+        if not role.isdigit():
+            raise ValueError(_("league_role is a role of this server."))
+        return role
     raise ValueError(_("There is no setting called {name}.", name=name))

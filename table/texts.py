@@ -104,9 +104,13 @@ def describe_settings(s: Settings) -> str:
     action = {"vote": _("the other players may skip or remove the absent player (buttons)"),
               "skip": _("a computer plays the missed turn"),
               "remove": _("a computer takes the seat")}[s.deadline_action]
-    return _("Reminders: {reminder}. Turn deadline: {deadline}; past it, {action}. A thread per game: {threads}. "
+    text = _("Reminders: {reminder}. Turn deadline: {deadline}; past it, {action}. A thread per game: {threads}. "
              "Mention on turn: {mention}. Speed of new tables: {speed}.", reminder=reminder, deadline=deadline,
              action=action, threads=show(s.threads), mention=show(s.mention), speed=s.speed)
+    if s.league_role:        # a role mention: each reader sees its name, and nobody is pinged (#35)
+        text += " " + _("Leagues are organised by those who manage the server and by <@&{role}>.",
+                        role=s.league_role)
+    return text
 
 
 def setting_name(name: str) -> str:

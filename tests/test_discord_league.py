@@ -8,7 +8,7 @@ from cogs.runner import TeahouseBot
 from store import Store
 from store.leagues import LeagueStore
 from table import TableService
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, snowflake
 
 
 async def test_a_league_in_discord(tmp_path):
@@ -60,3 +60,28 @@ async def test_a_league_in_discord(tmp_path):
             assert "Standings after round 1" in (msg.attachments[0].description or "")
             r = await fake.slash("bob", "general", "league pairings")
             assert "Table 1:" in fake.last_message("general").content
+
+
+async def test_a_role_the_server_picks_may_organise_leagues(tmp_path):
+    """/settings league_role: members with that role open and run leagues without Manage Server (#35)."""
+    async with FakeDiscord(users=("alice", "bob", "carol")) as fake:
+        referees = dict(fake.everyone_role, id=str(snowflake()), name="Referees", position=2)
+        fake.guild.roles.append(referees)                  # known to the bot from the start, as a real role is
+        fake.user("bob").roles.append(int(referees["id"]))
+        store = Store(tmp_path / "bot.db")
+        bot = TeahouseBot(store, service=TableService(store, render=False))
+        async with fake.run(bot):
+            r = await fake.slash("bob", "general", "league new", options={"game": "wagara", "format": "pods"})
+            assert r.ephemeral and "Only someone who manages the server" in r.content
+            r = await fake.slash("bob", "general", "settings", options={"league_role": "Referees"})
+            assert r.ephemeral and "Only members who can manage this server" in r.content
+            r = await fake.slash("alice", "general", "settings", options={"league_role": "Referees"})
+            assert r.ephemeral and f"<@&{referees['id']}>" in r.content            # shown by name, nobody pinged
+            r = await fake.slash("bob", "general", "league new", options={"game": "wagara", "format": "pods",
+                                                                         "rounds": 2})
+            assert "sign-up open" in fake.last_message("general").content
+            r = await fake.slash("carol", "general", "league cancel")
+            assert r.ephemeral and "Only the organiser" in r.content
+            r = await fake.slash("bob", "general", "league cancel")
+            assert "cancel" in (r.content or fake.last_message("general").content).lower()
+        assert not fake.errors, fake.errors

@@ -50,9 +50,10 @@ async def check_stored(store, expected: dict, version: int) -> None:
         assert row.rules == (None if want["status"] == "lobby" else 1)   # revision 0006: all played by rules 1
     if version >= 2:
         assert len(await store.pending_timers()) == expected["timers"]
-        # a server stored before revision 0010 starts new tables untimed, as it always did (#34)
+        # a server stored before revision 0010 starts new tables untimed, as it always did (#34), and only
+        # those who manage it organise leagues (0011, #35)
         assert {g: vars(await store.settings(g)) for g in expected["settings"]} == {
-            g: {**v, "speed": "untimed"} for g, v in expected["settings"].items()}
+            g: {**v, "speed": "untimed", "league_role": ""} for g, v in expected["settings"].items()}
         assert {u: await store.wants_dm(u) for u in expected["dm"]} == expected["dm"]
         records = {u: sorted(map(list, await store.record_of(u))) for u in expected["records"]}
         assert records == expected["records"]         # from 2 to 3, filled by revision 0004

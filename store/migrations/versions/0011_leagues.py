@@ -1,5 +1,6 @@
 """Leagues (issue 35): a season of paired games in a server's channel — the league, its players, each round's
-tables with the game opened for each and what it scored, and the organiser's actions.
+tables with the game opened for each and what it scored, and the organiser's actions; and the role a server
+lets organise leagues (``settings.league_role``).
 
 Revision 0011 (SQLite user_version 11, PostgreSQL schema_version 11), after 0010 (the clocks' terms).
 """
@@ -14,6 +15,8 @@ Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade() -> None:
+    # the role whose members may organise leagues besides those who manage the server (a role id; '': none)
+    op.add_column("settings", sa.Column("league_role", sa.Text, nullable=False, server_default=""))
     op.create_table(
         "leagues",
         sa.Column("id", Id, primary_key=True),

@@ -317,3 +317,32 @@ async def test_a_round_robin_of_computers_plays_out_at_once(db_target, tmp_path)
     await check_league(t, 1, "round-robin", 5, 5)
     assert "ended" in await t.say("host@rr /league pairings round:1")
     await t.close()
+
+
+async def test_each_shard_pairs_only_its_own_servers_leagues(db_target):
+    """Several processes on one database (#35, shards): a league's next round is paired by the process that owns
+    its server, and only by it."""
+    from engine import GAMES
+    from store.shards import Shards
+    from table import User, Where
+
+    guild = str(1 << 22)                                  # (id >> 22) % 2: shard 1
+    alice, bob, carol = User("101", "alice"), User("102", "bob"), User("103", "carol")
+    async with open_store(db_target) as store:
+        svc = TableService(store, render=False)
+        where = Where("season", guild)
+        assert (await svc.leagues.new(where, alice, "wassamasaw", "swiss", 2, "untimed", True)).ok
+        for u in (alice, bob, carol):
+            assert (await svc.leagues.join(where, u)).ok
+        assert (await svc.leagues.start(where, alice, True)).ok
+        (first,) = [p for p in await league_games(store, 1) if not p.bye]
+        row = await store.game(first.game_id)
+        at, people, game = Where(row.channel, row.guild), {u.id: u for u in (alice, bob, carol)}, GAMES["wassamasaw"]
+        while (row := await store.game(first.game_id)).status == "running":   # round 1 played to its end
+            state = game.load(row.state)
+            seat = game.to_act(state)[0]
+            assert (await svc.act(at, people[seat], game.legal_actions(state, seat)[0])).ok
+    for shards, paired in ((Shards(2, (0,)), 1), (Shards(2, (1,)), 2)):
+        async with open_store(db_target, shards) as store:
+            await TableService(store, render=False).leagues.settle()
+            assert (await LeagueStore(store).league(1)).round == paired      # shard 0 leaves it; shard 1 pairs

@@ -11,8 +11,6 @@ import itertools
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 BYE_POINTS = WIN            # a bye scores a win
 MAX_ROUND_ROBIN = 12        # Berger tables for up to 12 entrants (11 rounds, or 12 with an odd count)
@@ -100,6 +98,8 @@ def swiss_round(players: list[str], history: list[Played], *, window: int = 12) 
     Raises ValueError when no pairing without a rematch exists."""
     if not players:
         return []
+    import networkx as nx  # here, not at the top: 25 MB a bot carries only once it pairs a Swiss round
+
     pts = points_of(history)
     seen = met(history)
     had_bye = byes_of(history)

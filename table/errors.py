@@ -28,10 +28,10 @@ READS = frozenset({
     "/game status", "/game clock", "/game hand", "/game history", "/game rules", "/game replay", "/game review",
     "/game export", "/game analysis", "/game hint", "/game actions",
     "button my view", "button group", "button choose privately", "button review", "button analysis",
-    "/league standings", "/league pairings",
 })
 # the reads that show no table but lists and cards of players and games
-LISTINGS = frozenset({"/games", "/mygames", "/stats", "/leaderboard", "/profile"})
+LISTINGS = frozenset({"/games", "/mygames", "/stats", "/leaderboard", "/profile", "/league standings",
+                      "/league pairings"})
 
 # the words, one sentence each; the first says what became of the request, the second what to do
 CANNOT_SHOW = N_("The table cannot be shown right now. Try again in a minute.")

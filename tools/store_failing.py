@@ -34,7 +34,7 @@ READS = [
     ("game status", {}), ("game clock", {}), ("game hand", {}), ("game history", {}), ("game replay", {}),
     ("game review", {}), ("game export", {}), ("game analysis", {}), ("game hint", {}),
     ("games", {}), ("mygames", {}), ("stats", {}), ("leaderboard", {"game": "wassamasaw"}), ("profile", {}),
-    ("game rules", {"game": "wassamasaw"}),
+    ("game rules", {"game": "wassamasaw"}), ("league standings", {}), ("league pairings", {}),
 ]
 WRITES = [
     ("game new", {"game": "wassamasaw"}), ("game learn", {"game": "wassamasaw"}), ("game join", {}),
@@ -42,7 +42,8 @@ WRITES = [
     ("game move", {"action": "take fire 3"}), ("game undo", {}), ("game skip", {"player": "bob"}),
     ("game remove", {"player": "bob"}), ("game rematch", {}), ("game abandon", {}),
     ("wassamasaw take", {"die": "fire 3"}),
-    ("settings", {"reminder_hours": 2}), ("notify", {"zone": "Europe/Rome"}),
+    ("settings", {"reminder_hours": 2}), ("notify", {"zone": "Europe/Rome"}), ("away", {"days": 3}),
+    ("league new", {"game": "seikatsu", "format": "swiss", "rounds": 3}), ("league join", {}), ("league start", {}),
 ]
 BUTTONS = [("button my view", "read"), ("button action", "write"), ("button lobby join", "write")]
 

@@ -57,10 +57,9 @@ class Context:
         self.ai_options: dict = {}    # keyword arguments for engine.ai (tests: fixed iterations, untimed)
         # how long a step took (what, seconds), for the metrics when they are on (table/metrics.py)
         self.observe: Callable[[str, float], None] = _unobserved
-        from .timekeeping import Timekeeping  # (it builds on this module)
-
-        # people's hours and the games' clocks (issue #34), shared by play, the lobby and the scheduler
-        self.timekeeping = Timekeeping(self)
+        # people's hours and the games' clocks (issue #34), shared by play, the lobby and the scheduler: set by
+        # the service (table/service.py), as timekeeping builds on this module
+        self.timekeeping = None
         from .estimate import Estimates
         self.estimates = Estimates(store)      # the lobby's estimate of a game's length (#34)
 
@@ -259,7 +258,7 @@ class Context:
         game will take — the median of finished games of the same game, size and speed when there are enough,
         else the formula of table/estimate.py."""
         from . import clock, estimate
-        from .timekeeping import speed_text
+        from .texts import speed_text
 
         speed = clock.speed_of(row.options)
         lines = [_("Clock: {speed}.", speed=speed_text(speed))]

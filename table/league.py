@@ -23,8 +23,8 @@ from . import pairing as pr
 from .clock import SPEEDS
 from .context import Context, speaks
 from .lobby import Lobby
-from .replies import Notice, Picture, Reply, User, Where
-from .scheduler import Scheduler, payload
+from .replies import Notice, Picture, Reply, User, Where, payload
+from .scheduler import Scheduler
 from .texts import BOT_NAME
 
 log = logging.getLogger("teahouse.table")

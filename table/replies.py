@@ -343,3 +343,13 @@ class Notice:
 
     def nonce(self, part: int) -> str | None:
         return None if self.id is None else f"th{self.id}p{part}"
+
+
+def payload(notice: Notice) -> dict:
+    """What the outbox keeps of a notice: its words and what to rebuild (the prompt, the image, the offer)
+    from the game when it is sent."""
+    r = notice.reply
+    return {"text": r.text, "mention": r.mention, "version": r.version, "status": r.status,
+            "turn": r.turn is not None, "image": r.image is not None, "notes": [list(n) for n in r.notes],
+            "offer": list(r.offer.absent) if r.offer else None, "dm": [[p.user, p.text] for p in notice.dm],
+            "expires": notice.expires, "rematch": r.rematch}

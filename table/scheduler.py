@@ -15,7 +15,7 @@ from . import clock
 from .context import Context, speaks
 from .play import Play
 from .records import REMOVED
-from .replies import Notice, Offer, Private, Reply, User, Where
+from .replies import Notice, Offer, Private, Reply, User, Where, payload
 from .texts import STAND_IN_LEVEL, duration
 from .timekeeping import bank_text
 
@@ -360,14 +360,5 @@ class Scheduler:
         await self.deliver(take, skip_dm)
         return got
 
-
-def payload(notice: Notice) -> dict:
-    """What the outbox keeps of a notice: its words and what to rebuild (the prompt, the image, the offer)
-    from the game when it is sent."""
-    r = notice.reply
-    return {"text": r.text, "mention": r.mention, "version": r.version, "status": r.status,
-            "turn": r.turn is not None, "image": r.image is not None, "notes": [list(n) for n in r.notes],
-            "offer": list(r.offer.absent) if r.offer else None, "dm": [[p.user, p.text] for p in notice.dm],
-            "expires": notice.expires, "rematch": r.rematch}
 
 _payload = payload        # the name it had

@@ -67,6 +67,7 @@ class TableService(Context):
                  escape: Callable[[str], str] = str):
         super().__init__(store, clock=clock, idle_abandon_seconds=idle_abandon_seconds, render=render,
                          escape=escape)
+        self.timekeeping = Timekeeping(self)
         self.play = Play(self)
         self.lobby = Lobby(self, self.play)
         self.scheduler = Scheduler(self, self.play)

@@ -146,3 +146,14 @@ def rules_line(game, state) -> str:
     if n < game.rules:
         text += " " + _("New games use version {current}.", current=game.rules)
     return text
+
+
+def speed_text(speed) -> str:
+    """A table's speed (table/clock.py) in words, or the untimed rule."""
+    from .clock import H
+
+    if speed is None:
+        return _("untimed: the server's reminders and turn deadline (`/settings`)")
+    return _("{name}: {bank} h each, +{increment} h a move, at most {cap} h; only your playing hours count",
+             name=speed.name, bank=f"{speed.bank / H:g}", increment=f"{speed.increment / H:g}",
+             cap=f"{speed.cap / H:g}")

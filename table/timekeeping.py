@@ -26,6 +26,7 @@ from .clock import ANYTIME, BadHours, H, Hours, SeatClock, Speed
 from .context import speaks, speaks_to
 from .records import UNDO
 from .replies import Notice, Private, Reply, User, Where, when
+from .texts import speed_text
 
 if TYPE_CHECKING:
     from .context import Context
@@ -42,14 +43,6 @@ def bank_text(seconds: float) -> str:
     if hours:
         return pgettext("clock", "{hours} h {minutes} min", hours=hours, minutes=minutes)
     return pgettext("clock", "{minutes} min", minutes=minutes)
-
-
-def speed_text(speed: Speed | None) -> str:
-    if speed is None:
-        return _("untimed: the server's reminders and turn deadline (`/settings`)")
-    return _("{name}: {bank} h each, +{increment} h a move, at most {cap} h; only your playing hours count",
-             name=speed.name, bank=f"{speed.bank / H:g}", increment=f"{speed.increment / H:g}",
-             cap=f"{speed.cap / H:g}")
 
 
 def why_not(e: BadHours) -> str:
@@ -413,7 +406,7 @@ class Timekeeping:
 
     async def _tell_table(self, row: GameRow, user: User, new: Hours) -> None:
         """A game's channel hears that one of its players is away, or back (through the outbox)."""
-        from .scheduler import payload  # the outbox's form of a notice
+        from .replies import payload  # the outbox's form of a notice
 
         ctx = self.ctx
         with i18n.speaking(await ctx.locale_of(f"guild:{row.guild or ''}")), i18n.playing(row.game):

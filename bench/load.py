@@ -152,6 +152,31 @@ async def store_ended_games(svc, n: int) -> None:
                                     seats=[(u, f"User {u}", False) for u in ids], result=res)
 
 
+async def analyse_again(svc) -> None:
+    """A two-player Wassamasaw game's analysis, requested again and again (the kept result dropped each
+    time), as a server's `/game analysis` runs beside its play: in the bot's own process and workers."""
+    from table import User, Where
+
+    svc.analyses.use_processes()
+    where, users = Where("analysed", "guild-analysis"), [User("a1", "Ann"), User("a2", "Bo")]
+    await svc.open_table(where, users[0], "wassamasaw")
+    await svc.join(where, users[1])
+    await svc.start(where, users[0])
+    game, rnd, by = GAMES["wassamasaw"], random.Random(3), {u.id: u for u in users}
+    while (row := await svc.store.open_game(where.channel)) is not None:
+        state = game.load(row.state)
+        seat = game.to_act(state)[0]
+        await svc.act(where, by[seat], rnd.choice(game.bot_actions(state, seat)))
+    row = await svc.store.latest_game(where.channel)
+    while True:
+        reply = await svc.analysis(where, users[0], row.id)
+        if reply.analysis is not None:
+            async for _update in svc.analyses.follow(reply.analysis, users[0]):
+                pass
+        async with svc.store.batch():            # dropped, so the next request computes it again
+            await svc.store.save_analysis(row.id, row.rules, engine=0, moves=0, data={}, seconds=0, now=0)
+
+
 async def main_async(args) -> int:
     from store import open_store
     from table import TableService, User, Where
@@ -206,6 +231,10 @@ async def main_async(args) -> int:
                         moves[0] += 1
                     await asyncio.sleep(rnd.uniform(0, 2 * args.think))  # a player reads the image, thinks
 
+            analysing = None
+            if args.analysis:            # /game analysis of an ended game, again and again, in this process
+                analysing = asyncio.create_task(analyse_again(svc))
+                await asyncio.sleep(3.0)             # its workers started and judging
             t = time.perf_counter()
             lags: list[float] = []
             stop = asyncio.Event()
@@ -216,6 +245,11 @@ async def main_async(args) -> int:
             wall = time.perf_counter() - t
             stop.set()
             await lag
+            if analysing is not None:
+                analysing.cancel()
+                judged = svc.analyses.stats["judged"]
+                svc.analyses.stop()
+                print(f"  beside it, an analysis judged {judged} decisions in the same time")
             cpu_bot, cpu_draw = (b - a for a, b in zip((cpu_bot, cpu_draw), cpu_seconds(), strict=True))
             rate = moves[0] / wall
             print(f"{moves[0]} moves by {args.channels} channels at once in {wall:.1f} s "
@@ -314,6 +348,8 @@ def main() -> int:
     parser.add_argument("--quiet", type=float, default=QUIET_S,
                         help="seconds without a picture before the image workers exit, in the memory run's quiet "
                              "spell (the bot: 600)")
+    parser.add_argument("--analysis", action="store_true",
+                        help="an after-game analysis running beside the play, in the same process (issue #37)")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a player takes between moves (0: every channel moves back to back)")
     parser.add_argument("--switch-interval", type=float, default=0.0,

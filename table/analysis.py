@@ -51,6 +51,8 @@ PER_SERVER = 2              # analyses under way at once in one server; the next
 PROGRESS_EVERY = 2.0        # seconds between two edits of a progress message (Discord limits edits)
 IDLE_STOP_AFTER = 120.0     # seconds without an analysis before the worker processes exit
 NICE = 19                   # the workers' priority: the lowest
+PLAY_CALM = 0.5             # seconds without a move saved before a decision goes to a worker (play first)
+PLAY_WAIT = 5.0             # the longest a decision waits for that calm
 
 
 def lowest_priority() -> None:
@@ -305,11 +307,27 @@ class Analyses:
             if pool is None:
                 done = await asyncio.to_thread(engine_analysis.judge_dumped, key, decision, seed, self.effort)
             else:
+                await self.after_play()
                 loop = asyncio.get_running_loop()
                 done = await loop.run_in_executor(pool, engine_analysis.judge_dumped, key, decision, seed,
                                                   self.effort)
         self.stats["judged"] += 1
         return done
+
+    async def after_play(self) -> float:
+        """Play first: a decision is handed to a worker once no move has been saved for PLAY_CALM seconds, or
+        after PLAY_WAIT seconds at most (a server that never pauses still gets its analysis, more slowly).
+        Even at the lowest priority a worker slows a move's save and picture on a small machine (the cores
+        share their caches); between moves it costs nothing. Returns the seconds waited."""
+        waited = 0.0
+        while waited < PLAY_WAIT:
+            quiet = time.monotonic() - self.ctx.last_played
+            if quiet >= PLAY_CALM:
+                break
+            step = min(PLAY_CALM - quiet, PLAY_WAIT - waited)
+            await asyncio.sleep(step)
+            waited += step
+        return waited
 
     # ----- following ------------------------------------------------------------------------------------
     async def follow(self, ticket: Ticket, user: User) -> AsyncIterator[Reply]:

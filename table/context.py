@@ -57,6 +57,7 @@ class Context:
         self.ai_options: dict = {}    # keyword arguments for engine.ai (tests: fixed iterations, untimed)
         # how long a step took (what, seconds), for the metrics when they are on (table/metrics.py)
         self.observe: Callable[[str, float], None] = _unobserved
+        self.last_played = 0.0        # time.monotonic() of the last move saved: background work lets play go first
         # people's hours and the games' clocks (issue #34), shared by play, the lobby and the scheduler: set by
         # the service (table/service.py), as timekeeping builds on this module
         self.timekeeping = None

@@ -204,6 +204,7 @@ class Play:
         except VersionConflict:
             return None, state
         self.ctx.observe("move_save", time.perf_counter() - began)
+        self.ctx.last_played = time.monotonic()
         return row, state
 
     def _with_clocks(self, clocks):

@@ -231,3 +231,30 @@ def test_an_analysis_worker_takes_the_lowest_priority_there_is():
     assert nice == 19
     if sys.platform.startswith("linux"):
         assert policy == idle
+
+
+async def test_an_analysis_lets_play_go_first(svc, monkeypatch):
+    """A decision goes to a worker once no move was saved for PLAY_CALM seconds, and waits PLAY_WAIT at most."""
+    import time
+
+    from table import analysis
+
+    monkeypatch.setattr(analysis, "PLAY_CALM", 0.2)
+    monkeypatch.setattr(analysis, "PLAY_WAIT", 0.6)
+    svc.last_played = 0.0
+    assert await svc.analyses.after_play() == 0.0                      # nobody played: at once
+    svc.last_played = time.monotonic()
+    assert 0.0 < await svc.analyses.after_play() <= 0.2 + 1e-9         # a move just now: until the calm
+    busy = True
+
+    async def playing():
+        while busy:
+            svc.last_played = time.monotonic()
+            await asyncio.sleep(0.01)
+    task = asyncio.create_task(playing())
+    svc.last_played = time.monotonic()
+    try:
+        assert await svc.analyses.after_play() == pytest.approx(0.6)      # never calm: the longest wait
+    finally:
+        busy = False
+        await task

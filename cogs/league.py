@@ -102,15 +102,20 @@ class LeagueCog(commands.Cog):
             role = ""
         return manages(interaction, role)
 
-    async def clicked(self, interaction: discord.Interaction, league_id: int, act: str) -> None:
+    async def as_organiser(self, interaction: discord.Interaction, call, *args, buttons: bool = False, **kwargs):
+        """An organiser's command: the service's ``call(where, user, *args, may_organise, **kwargs)``."""
         user, where = ui.who(interaction)
         can = await self.organiser(interaction)
+        await self.run(interaction, lambda: call(where, user, *args, can, **kwargs), buttons=buttons)
+
+    async def clicked(self, interaction: discord.Interaction, league_id: int, act: str) -> None:
+        user, where = ui.who(interaction)
         if act == "join":
             await self.run(interaction, lambda: self.leagues.join(where, user, league_id), buttons=True)
         elif act == "leave":
             await self.run(interaction, lambda: self.leagues.leave(where, user, league_id), buttons=True)
         else:
-            await self.run(interaction, lambda: self.leagues.start(where, user, can))
+            await self.as_organiser(interaction, self.leagues.start)
 
     @league.command(name="new", description="Open a league's sign-up in this channel (Manage Server)")
     @app_commands.describe(game="Which game", format="Swiss, round robin or pods",
@@ -120,11 +125,8 @@ class LeagueCog(commands.Cog):
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                   format: app_commands.Choice[str], rounds: app_commands.Range[int, 1, 40] | None = None,
                   speed: app_commands.Choice[str] | None = None):
-        user, where = ui.who(interaction)
-        can = await self.organiser(interaction)
-        await self.run(interaction, lambda: self.leagues.new(where, user, game.value, format.value, rounds,
-                                                             speed.value if speed else "untimed",
-                                                             can), buttons=True)
+        await self.as_organiser(interaction, self.leagues.new, game.value, format.value, rounds,
+                                speed.value if speed else "untimed", buttons=True)
 
     @league.command(name="join", description="Enter the league in this channel")
     async def join(self, interaction: discord.Interaction):
@@ -141,16 +143,12 @@ class LeagueCog(commands.Cog):
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: discord.Interaction, level: app_commands.Choice[str] | None = None,
                      count: app_commands.Range[int, 1, 50] = 1):
-        user, where = ui.who(interaction)
-        can = await self.organiser(interaction)
-        await self.run(interaction, lambda: self.leagues.add_computers(
-            where, user, level.value if level else "easy", count, can), buttons=True)
+        await self.as_organiser(interaction, self.leagues.add_computers, level.value if level else "easy", count,
+                                buttons=True)
 
     @league.command(name="start", description="Organiser: start the league (round 1 is paired at once)")
     async def start(self, interaction: discord.Interaction):
-        user, where = ui.who(interaction)
-        can = await self.organiser(interaction)
-        await self.run(interaction, lambda: self.leagues.start(where, user, can))
+        await self.as_organiser(interaction, self.leagues.start)
 
     @league.command(name="standings", description="The league's standings, as a picture")
     async def standings(self, interaction: discord.Interaction):
@@ -165,37 +163,26 @@ class LeagueCog(commands.Cog):
 
     @league.command(name="pause", description="Organiser: pair no new round until resumed")
     async def pause(self, interaction: discord.Interaction):
-        user, where = ui.who(interaction)
-        can = await self.organiser(interaction)
-        await self.run(interaction, lambda: self.leagues.pause(where, user, can, on=True))
+        await self.as_organiser(interaction, self.leagues.pause, on=True)
 
     @league.command(name="resume", description="Organiser: go on after a pause")
     async def resume(self, interaction: discord.Interaction):
-        user, where = ui.who(interaction)
-        can = await self.organiser(interaction)
-        await self.run(interaction, lambda: self.leagues.pause(where, user, can, on=False))
+        await self.as_organiser(interaction, self.leagues.pause, on=False)
 
     @league.command(name="cancel", description="Organiser: cancel the league (its games go on)")
     async def cancel(self, interaction: discord.Interaction):
-        user, where = ui.who(interaction)
-        can = await self.organiser(interaction)
-        await self.run(interaction, lambda: self.leagues.cancel(where, user, can))
+        await self.as_organiser(interaction, self.leagues.cancel)
 
     @league.command(name="drop", description="Organiser: drop an absent player")
     @app_commands.describe(player="Who")
     async def drop(self, interaction: discord.Interaction, player: discord.User):
-        user, where = ui.who(interaction)
-        can = await self.organiser(interaction)
-        await self.run(interaction, lambda: self.leagues.drop(where, user, str(player.id), can))
+        await self.as_organiser(interaction, self.leagues.drop, str(player.id))
 
     @league.command(name="fix", description="Organiser: set a result adjudicated wrongly (logged)")
     @app_commands.describe(round="The round", table="The table", places="Players best first, by comma; ties by =")
     async def fix(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 40],
                   table: app_commands.Range[int, 1, 100], places: str):
-        user, where = ui.who(interaction)
-        can = await self.organiser(interaction)
-        await self.run(interaction, lambda: self.leagues.fix(where, user, round, table, places,
-                                                             can))
+        await self.as_organiser(interaction, self.leagues.fix, round, table, places)
 
 
 async def setup(bot: commands.Bot) -> None:

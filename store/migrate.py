@@ -77,14 +77,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("url", help="postgresql://user:password@host/database")
     args = parser.parse_args(argv)
     if not is_postgres_url(args.url):
-        print("teahouse: the target must be a postgresql:// URL.", file=sys.stderr)
-        return 2
+        return _said("the target must be a postgresql:// URL.", 2)
     try:
         asyncio.run(migrate(args.sqlite, args.url))
     except StoreError as e:
-        print(f"teahouse: {e}", file=sys.stderr)
-        return 1
+        return _said(e, 1)
     return 0
+
+
+def _said(problem, status: int) -> int:
+    """The one line an operator reads on standard error; the exit status."""
+    print(f"teahouse: {problem}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from store.leagues import LeagueRow
+from store.store import StoreError
 from table.league import signup_controls
 
 from . import ui
@@ -91,6 +92,8 @@ class LeagueCog(commands.Cog):
         await self.bot.get_cog("GameCog").guarded(interaction, answer)
         try:                    # what the league says on its own (a round's pairings) goes out now
             await self.bot.send_due()
+        except StoreError as e:     # the store is down: the command's answer said so; one line here
+            log.warning("the league's notices could not be sent now (%s); the scheduler will", e)
         except Exception:
             log.exception("the league's notices could not be sent now; the scheduler will")
 

@@ -130,7 +130,7 @@ async def test_a_backup_taken_while_moves_are_saved_is_consistent_and_every_game
         final = await consistent(store)
     assert moves[0] > 20
 
-    seen = []
+    seen, undone = [], 0
     for m in made:
         assert m.path.parent == folder and m.games == len(KINDS)
         assert m.path.name == f"teahouse-{m.path.stem.split('-', 1)[1]}.db"
@@ -144,7 +144,8 @@ async def test_a_backup_taken_while_moves_are_saved_is_consistent_and_every_game
             versions = await consistent(store)
         assert all(versions[g] <= final[g] for g in versions)
         seen.append(sum(versions.values()))
-        assert await continue_every_game(trial) >= 1
+        undone += await continue_every_game(trial)      # every game plays on in every copy
+    assert undone >= 1          # some move taken back: one copy's games may all wait on a roll or a secret
     assert seen == sorted(seen) and seen[-1] < sum(final.values())      # copies of three different moments
     assert not list(folder.glob(".*"))      # no temporary file is left behind
 

@@ -49,7 +49,7 @@ def render_png(key: str, view: dict, names: dict, viewer: str | None = None,
         return None
     with i18n.speaking(locale), i18n.playing(key):
         img = fn(view, names, viewer)
-        return to_png(captioned(img, caption) if caption else img)
+        return to_png(captioned(img, caption) if caption else img, key)
 
 
 def _load() -> None:

@@ -111,7 +111,7 @@ def _glyphs(fnt, text: str, mode: str, anchor, fx: float, fy: float):
 
 
 # caches that help a run of pictures and that a worker drops when it falls idle (render.release)
-IDLE_CACHES: list = [_glyphs]
+IDLE_CACHES: list = [_glyphs]   # and PALETTES, below
 
 
 @lru_cache(maxsize=8192)
@@ -133,21 +133,30 @@ PNG_COMPRESS_LEVEL = 3   # on palette images: as fast as level 1, ~10% smaller; 
 PALETTE_SIZE = 256
 MAX_COLOURS = 1 << 16    # more distinct colours than this (photos, gradients) stay RGB
 PRIORITY_COLOURS: list[tuple[int, int, int]] = []   # always first in the palette when present: see keep_exact
+GAME_COLOURS: dict[str, list[tuple[int, int, int]]] = {}   # a game's own colours that must stay exact
+SAMPLE_ABOVE = 200_000   # pixels: a larger image's colours are counted on every other row and column (¼)
+SAMPLE_COLOURS = MAX_COLOURS // 4   # a sample with more colours than this: counted again on the whole image
+SHARE_KEPT = 1 / 4000    # a colour covering this share of an image must be one the palette was chosen among
+FREQUENT_MOST = 160      # such colours carried from a game's earlier pictures to its next palette, at most
 
 
-def keep_exact(*colours) -> None:
+def keep_exact(*colours, game: str | None = None) -> None:
     """Colours that must survive palette conversion exactly even where they cover few pixels (player colours,
-    element colours): they enter the palette first whenever the image holds them."""
+    element colours): they enter the palette first whenever the image holds them. With ``game``, they are that
+    game's too: its pictures put them in the palette whether or not a sample of the image met them."""
     for c in colours:
         c = tuple(c[:3])
         if c not in PRIORITY_COLOURS:
             PRIORITY_COLOURS.append(c)
+        if game is not None and c not in GAME_COLOURS.setdefault(game, []):
+            GAME_COLOURS[game].append(c)
 
 
 keep_exact(*PLAYER_COLOURS, *ELEMENT_COLOURS.values(), BACKGROUND, INK, MUTED, GRID, HIGHLIGHT)
+COMMON_COLOURS = list(PRIORITY_COLOURS)   # every game's pictures hold these: seats, elements, ground and ink
 
 
-def exact_palette(colours, size: int = PALETTE_SIZE) -> list[tuple[int, int, int]]:
+def exact_palette(colours, size: int = PALETTE_SIZE, examined: set | None = None) -> list[tuple[int, int, int]]:
     """Up to ``size`` of ``colours`` (most important first) that Pillow's RGB→P conversion maps to themselves.
 
     Pillow looks a colour up through a cache of 4×4×4 cells, each holding the palette entry nearest the cell's
@@ -155,11 +164,15 @@ def exact_palette(colours, size: int = PALETTE_SIZE) -> list[tuple[int, int, int
     nearest entry to its own cell corner and takes no earlier entry's cell (earlier entries win ties); every
     other colour of the image then maps to a near entry (antialiasing shades: a few levels off).
     Entries further apart than 2·3√3 cannot interfere, so each taken colour is filed under its own block of
-    16×16×16 and the 26 around it, and a candidate is compared only with the entries filed under its block."""
+    16×16×16 and the 26 around it, and a candidate is compared only with the entries filed under its block.
+    ``examined``, if given, receives every colour looked at (taken or not) before the palette filled up."""
     chosen: list[tuple[int, int, int]] = []
     cells: set[int] = set()
     near: dict[int, list] = {}
+    looked = examined.add if examined is not None else None
     for c in colours:
+        if looked is not None:
+            looked(c)
         r, g, b = c
         kr, kg, kb = r & ~3, g & ~3, b & ~3
         cell = (kr << 16) | (kg << 8) | kb
@@ -192,26 +205,123 @@ def exact_palette(colours, size: int = PALETTE_SIZE) -> list[tuple[int, int, int
 _AROUND = [(dr << 16) + (dg << 8) + db for dr in (-1, 0, 1) for dg in (-1, 0, 1) for db in (-1, 0, 1)]
 
 
-def to_palette(img: Image.Image) -> Image.Image:
+class _Palette:
+    """A palette chosen for one picture of a game, kept for the next ones: the holder image Pillow maps
+    through, every colour exact_palette looked at to choose it, and the colours that covered a fair share of
+    the pictures it was chosen for (they stay first when the next palette of the game is chosen)."""
+
+    __slots__ = ("holder", "examined", "frequent")
+
+    def __init__(self, palette: list, examined: set, frequent: list) -> None:
+        self.holder = Image.new("P", (1, 1))
+        self.holder.putpalette([v for rgb in palette for v in rgb])
+        self.examined = examined
+        self.frequent = frequent
+
+
+class _Palettes:
+    """The palette last chosen for each game and image size, in a worker that draws a run of pictures.
+
+    Choosing a palette (exact_palette, in Python) was the largest single cost of a picture, and the next
+    picture of the same game holds nearly the same colours: its flat colours are the same, only antialiasing
+    shades come and go. So a picture takes the kept palette when every colour covering at least SHARE_KEPT of
+    it was among those the kept palette was chosen from (taken exactly, or found too close to a taken one);
+    its rarer shades map to their nearest entry, as they would with a palette of its own. Any other picture
+    gets a palette of its own, which is kept in turn."""
+
+    SIZE = 32
+
+    def __init__(self) -> None:
+        self._kept: dict = {}
+
+    def get(self, family, counted: list, pixels: int):
+        kept = self._kept.get(family)
+        if kept is None:
+            return None
+        least = pixels * SHARE_KEPT
+        examined = kept.examined
+        for n, rgb in counted:          # most frequent first
+            if n < least:
+                return kept
+            if rgb not in examined:
+                return None
+        return kept
+
+    def kept(self, family) -> _Palette | None:
+        return self._kept.get(family)
+
+    def put(self, family, palette: _Palette) -> None:
+        self._kept.pop(family, None)
+        if len(self._kept) >= self.SIZE:
+            self._kept.pop(next(iter(self._kept)))
+        self._kept[family] = palette
+
+    def cache_clear(self) -> None:
+        self._kept.clear()
+
+
+PALETTES = _Palettes()
+IDLE_CACHES.append(PALETTES)
+
+
+def counted_colours(img: Image.Image, sampled: bool) -> tuple[list | None, int]:
+    """The colours of ``img`` with their counts, most frequent first, and the pixels counted: on a large image
+    with ``sampled``, those of every other row and column (a quarter of the work; a colour too rare to be met
+    there is too rare to need an entry of its own). None: too many colours for a palette."""
+    pixels = img.width * img.height
+    counted = None
+    if sampled and pixels > SAMPLE_ABOVE:
+        sample = img.resize((img.width // 2, img.height // 2), Image.Resampling.NEAREST)
+        counted = sample.getcolors(SAMPLE_COLOURS)
+        pixels = sample.width * sample.height
+    if counted is None:
+        pixels = img.width * img.height
+        counted = img.getcolors(MAX_COLOURS)
+        if counted is None:
+            return None, pixels
+    counted.sort(key=itemgetter(0), reverse=True)
+    return counted, pixels
+
+
+def to_palette(img: Image.Image, game: str | None = None) -> Image.Image:
     """``img`` as a palette image whose palette holds its important colours exactly (see exact_palette), or
-    ``img`` itself when it is not RGB or has too many colours for a palette to look the same."""
+    ``img`` itself when it is not RGB or has too many colours for a palette to look the same.
+
+    With ``game`` (a game's picture, drawn by its renderer): the game's own colours (keep_exact) are in the
+    palette whatever the image holds, so its colours can be counted on a sample, and the palette of the
+    game's previous picture of that size is used again when it fits (_Palettes)."""
     if img.mode != "RGB":
         return img
-    counted = img.getcolors(MAX_COLOURS)
+    counted, pixels = counted_colours(img, sampled=game is not None)
     if counted is None:
         return img
-    counted.sort(key=itemgetter(0), reverse=True)
-    # even with 256 colours or fewer, two close ones could share a lookup cell: exact_palette decides
-    present = {rgb for _, rgb in counted}
-    palette = exact_palette([c for c in PRIORITY_COLOURS if c in present] + [rgb for _, rgb in counted])
-    holder = Image.new("P", (1, 1))
-    holder.putpalette([v for rgb in palette for v in rgb])
-    return img.quantize(palette=holder, dither=Image.Dither.NONE)
+    family = (game, img.size) if game is not None else None
+    kept = PALETTES.get(family, counted, pixels) if family is not None else None
+    if kept is None:
+        if game is not None:
+            # the game's colours, then those covering a fair share of this picture or of the game's earlier
+            # ones of this size (a seat's panel tint comes back as turns go round), then the rest by count
+            least = pixels * SHARE_KEPT
+            frequent = [rgb for n, rgb in counted if n >= least]
+            old = PALETTES.kept(family)
+            if old is not None and len(old.frequent) + len(frequent) <= FREQUENT_MOST:
+                frequent += [rgb for rgb in old.frequent if rgb not in set(frequent)]
+            first = COMMON_COLOURS + [c for c in GAME_COLOURS.get(game, ()) if c not in COMMON_COLOURS]
+            order = first + frequent + [rgb for _, rgb in counted]
+        else:   # even with 256 colours or fewer, two close ones could share a lookup cell: exact_palette decides
+            present = {rgb for _, rgb in counted}
+            frequent = []
+            order = [c for c in PRIORITY_COLOURS if c in present] + [rgb for _, rgb in counted]
+        examined: set = set()
+        kept = _Palette(exact_palette(order, examined=examined), examined, frequent)
+        if family is not None:
+            PALETTES.put(family, kept)
+    return img.quantize(palette=kept.holder, dither=Image.Dither.NONE)
 
 
-def to_png(img: Image.Image) -> bytes:
+def to_png(img: Image.Image, game: str | None = None) -> bytes:
     buf = io.BytesIO()
-    to_palette(img).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    to_palette(img, game).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()
 
 

@@ -24,7 +24,7 @@ from .common import banner, canvas, element_symbol, fit_text, font, keep_exact, 
 CARD_COLOURS = {**ELEMENT_COLOURS, "dragon": (120, 60, 170), "star": (50, 44, 60)}
 BACK = (44, 58, 104)
 PANEL_FILL = (238, 231, 216)
-keep_exact(*CARD_COLOURS.values(), BACK, PANEL_FILL)
+keep_exact(*CARD_COLOURS.values(), BACK, PANEL_FILL, game="mywuxing")
 
 FATE_STYLE = {  # what happened to a card: (label, colour); fate_label gives the label in the image's language
     "won": ("won", (0, 128, 64)),

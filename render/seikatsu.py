@@ -41,7 +41,7 @@ WATER = (120, 180, 215)
 KOI_FISH = (240, 110, 30)
 PAPER = (252, 249, 240)
 keep_exact(*PAGODA_COLOURS.values(), *BIRD_COLOURS.values(), *FLOWER_COLOURS.values(), WATER, KOI_FISH, PAPER,
-           LILY_GROUND)
+           LILY_GROUND, game="seikatsu")
 
 
 # ----- geometry -----------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ WATER_DARK = (95, 150, 195)
 SAND = (236, 215, 160)
 ROCK = (120, 120, 125)
 PANEL = (238, 231, 216)
-keep_exact(*GEM_COLOURS.values(), WATER, WATER_DARK, SAND, ROCK, PANEL)
+keep_exact(*GEM_COLOURS.values(), WATER, WATER_DARK, SAND, ROCK, PANEL, game="wagara")
 
 WIDTH = 800               # a phone shows ~400 px: 18 px text stays 9 px there
 BANNER_H = 60

@@ -51,7 +51,7 @@ TOLL = (214, 160, 0)
 HOSTILE = (170, 20, 30)
 SEAM = (110, 90, 60)
 REACH = (30, 90, 220)   # where the move can end: blue, apart from the green next steps and the last move's gold
-keep_exact(*TILE_TINTS.values(), GEM, ATTACK, END, SLEEP, TOLL, HOSTILE, SEAM, REACH)
+keep_exact(*TILE_TINTS.values(), GEM, ATTACK, END, SLEEP, TOLL, HOSTILE, SEAM, REACH, game="wurrm")
 TYPE_NAMES = {"start": W_("Start"), "gem": W_("Gem"), "attack": W_("Attack"), "end": W_("End your turn"),
               "sleep": W_("Sleep"), "plain": W_("plain")}
 
@@ -374,11 +374,18 @@ def draw_reach(img, view, geo, viewer) -> None:
     lit = [sid for sid in reach_shown(view, viewer) if sid in geo.centres]
     if not lit:
         return
-    mask = Image.new("L", img.size, 0)
+    # the wash's mask covers the lit spaces only (a mask of the whole image cost more than the rest), at a
+    # whole-pixel offset, so its pixels are those of a whole-image mask
+    corners = [geo.corners(sid, 0.96) for sid in lit]
+    left = max(0, int(min(x for c in corners for x, _ in c)) - 2)
+    top = max(0, int(min(y for c in corners for _, y in c)) - 2)
+    right = min(img.width, int(max(x for c in corners for x, _ in c)) + 3)
+    bottom = min(img.height, int(max(y for c in corners for _, y in c)) + 3)
+    mask = Image.new("L", (right - left, bottom - top), 0)
     md = ImageDraw.Draw(mask)
-    for sid in lit:
-        md.polygon(geo.corners(sid, 0.96), fill=60)
-    img.paste(REACH, (0, 0), mask)
+    for c in corners:
+        md.polygon([(x - left, y - top) for x, y in c], fill=60)
+    img.paste(REACH, (left, top, right, bottom), mask)
     draw = ImageDraw.Draw(img)
     for sid in lit:
         draw.polygon(geo.corners(sid, 0.9), outline=REACH, width=max(3, int(geo.size / 12)))

@@ -8,7 +8,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine import GAMES
 from render import RENDERERS, render_png
-from render.common import PLAYER_COLOURS, PRIORITY_COLOURS, exact_palette, font, to_png
+from render.common import COMMON_COLOURS, GAME_COLOURS, PLAYER_COLOURS, PRIORITY_COLOURS, exact_palette, font, to_png
 from render.seikatsu import PAGODA_COLOURS
 from tests.test_render_phone import positions
 
@@ -31,8 +31,10 @@ def changed(a: Image.Image, b: Image.Image) -> Image.Image:
     return ImageChops.lighter(ImageChops.lighter(diff[0], diff[1]), diff[2]).point(lambda v: 255 if v else 0)
 
 
-def check_png(drawn: Image.Image, png: bytes, players=PLAYER_COLOURS) -> set:
-    """Checks the PNG against the image it was made from; returns the player colours it checked."""
+def check_png(drawn: Image.Image, png: bytes, players=PLAYER_COLOURS, game: str | None = None) -> set:
+    """Checks the PNG against the image it was made from; returns the player colours it checked. The colours
+    kept exact: a game's picture, the common ones and the game's own (keep_exact); any other image, every
+    priority colour it holds."""
     with Image.open(io.BytesIO(png)) as probe:
         probe.verify()
     decoded = Image.open(io.BytesIO(png))
@@ -50,7 +52,8 @@ def check_png(drawn: Image.Image, png: bytes, players=PLAYER_COLOURS) -> set:
         palette = decoded.getpalette()
         entries = {tuple(palette[i:i + 3]) for i in range(0, len(palette), 3)}
         assert checked <= entries
-        assert {c for c in PRIORITY_COLOURS if c in held} <= entries
+        exact = PRIORITY_COLOURS if game is None else COMMON_COLOURS + GAME_COLOURS.get(game, [])
+        assert {c for c in exact if c in held} <= entries
     return checked
 
 
@@ -65,8 +68,8 @@ def test_png_is_valid_of_the_drawn_size_and_keeps_player_colours(key):
                 view = game.view(state, viewer)
                 drawn = RENDERERS[key](view, NAMES, viewer)
                 png = render_png(key, view, NAMES, viewer)
-                assert png == to_png(drawn)
-                checked |= check_png(drawn, png, players)
+                assert png == to_png(drawn, key)   # the palette render_png chose is kept and taken again
+                checked |= check_png(drawn, png, players, key)
     assert len(checked) >= 2   # the images do show player colours, so the check above bit
 
 

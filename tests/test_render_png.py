@@ -115,3 +115,67 @@ def test_few_but_close_colours_keep_the_player_colour():
     img.paste(near, (0, 0, 40, 15))   # the near colour is the more frequent
     out = Image.open(io.BytesIO(to_png(img))).convert("RGB")
     assert out.getpixel((5, 18)) == player
+
+
+def _counting(monkeypatch) -> list:
+    """Counts the palettes chosen afresh (render.common.exact_palette calls)."""
+    import render.common as common
+
+    calls, chosen = [], common.exact_palette
+    monkeypatch.setattr(common, "exact_palette", lambda *a, **k: calls.append(1) or chosen(*a, **k))
+    return calls
+
+
+def test_a_games_next_picture_takes_the_kept_palette_and_keeps_its_colours(monkeypatch):
+    """A worker draws a run of pictures of the same game: the palette chosen for the first is taken again
+    for the next one of that size whose common colours it was chosen among; player colours stay exact."""
+    from render.common import PALETTES
+
+    game = GAMES["wagara"]
+    PALETTES.cache_clear()
+    calls = _counting(monkeypatch)
+    states = positions("wagara", 2, seed=2)
+    views = [game.view(s, None) for s in states]
+    drawn = [RENDERERS["wagara"](v, NAMES, None) for v in views]
+    pngs = [to_png(img, "wagara") for img in drawn]
+    same_size = [i for i in range(1, len(drawn)) if drawn[i].size == drawn[0].size]
+    assert same_size and len(calls) < len(drawn)        # chosen once, then taken again at least once
+    for img, png in zip(drawn, pngs, strict=True):
+        check_png(img, png, PLAYER_COLOURS, "wagara")
+
+
+def test_a_new_colour_covering_much_of_a_picture_gets_a_palette_of_its_own(monkeypatch):
+    from render.common import PALETTES
+
+    PALETTES.cache_clear()
+    calls = _counting(monkeypatch)
+    img = Image.new("RGB", (600, 800), (246, 241, 230))
+    ImageDraw.Draw(img).text((20, 20), "Ab1 " * 10, font=font(22), fill=(0, 0, 0))
+    to_png(img, "wagara")
+    assert len(calls) == 1
+    to_png(img, "wagara")
+    assert len(calls) == 1                              # the same colours: the kept palette
+    other = img.copy()
+    new = (91, 17, 140)                                 # in no palette so far, a tenth of the picture
+    ImageDraw.Draw(other).rectangle([0, 400, 599, 479], fill=new)
+    out = Image.open(io.BytesIO(to_png(other, "wagara"))).convert("RGB")
+    assert len(calls) == 2 and out.getpixel((300, 440)) == new
+
+
+def test_a_games_own_colours_stay_exact_even_as_a_line_the_colour_sample_misses():
+    """Colours are counted on every other row and column of a large picture; a game's own colours
+    (keep_exact) go in its palette whatever the sample met, so a one-pixel line of one stays exact."""
+    from render.common import GAME_COLOURS, PALETTES
+    from render.wagara import GEM_COLOURS
+
+    PALETTES.cache_clear()
+    gem = tuple(next(iter(GEM_COLOURS.values())))
+    assert gem in GAME_COLOURS["wagara"]
+    img = Image.new("RGB", (800, 1200), (246, 241, 230))
+    draw = ImageDraw.Draw(img)
+    for i in range(300):                                # antialiased shades enough to fill a palette
+        draw.text((10 + (i % 20) * 38, 40 + (i // 20) * 40), f"{i}", font=font(20),
+                  fill=((i * 37) % 256, (i * 91) % 256, (i * 53) % 256))
+    draw.line([(0, 1100), (799, 1100)], fill=gem)     # an even row: not in the sample
+    out = Image.open(io.BytesIO(to_png(img, "wagara"))).convert("RGB")
+    assert all(out.getpixel((x, 1100)) == gem for x in range(0, 800, 7))

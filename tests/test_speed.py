@@ -285,6 +285,29 @@ def test_replays_shrink_to_fit_the_attachment_limit_or_are_refused():
 
 
 # ----- the image queue: coalescing, bounded caches, memory handed back, fresh pools -------------------------
+def same_picture(a: bytes | None, b: bytes | None) -> bool:
+    """Two PNGs of the same picture, whatever palette each was written with: a process keeps the palette of a
+    game's earlier pictures (render.common._Palettes), so a worker and this process, with other pictures
+    behind them, may map a rare antialiasing shade to different near entries (a few pixels, a few dozen
+    levels), never a whole shape. Two different moves differ in tens of thousands of pixels."""
+    if a is None or b is None:
+        return a is b
+    import io
+
+    from PIL import Image, ImageChops
+
+    first, second = (Image.open(io.BytesIO(x)).convert("RGB") for x in (a, b))
+    if first.size != second.size:
+        return False
+    channels = ImageChops.difference(first, second).split()
+    most = ImageChops.lighter(ImageChops.lighter(channels[0], channels[1]), channels[2]).histogram()
+    return sum(most[97:]) == 0 and sum(most[33:]) <= first.width * first.height // 500
+
+
+def same_pictures(got: list, expected: list) -> bool:
+    return len(got) == len(expected) and all(same_picture(a, b) for a, b in zip(got, expected, strict=True))
+
+
 def _wassamasaw_jobs(count: int) -> list[tuple]:
     """Views of one game after 1, 2, … moves: what the table looks like as it moves on."""
     game = GAMES["wassamasaw"]
@@ -313,8 +336,8 @@ async def test_a_newer_picture_of_a_table_replaces_one_still_waiting(monkeypatch
         rendering._pump()
         pictures = await asyncio.gather(*same)
         # every caller of table 7 gets its newest picture, even though order 1 arrived after order 2
-        assert pictures == [render_png(*jobs[2])] * 3
-        assert await other == render_png(*jobs[3])
+        assert same_pictures(pictures, [render_png(*jobs[2])] * 3)
+        assert same_picture(await other, render_png(*jobs[3]))
         assert rendering.stats["coalesced"] - coalesced == 2 and rendering.waiting() == 0
     finally:
         rendering.stop()
@@ -327,7 +350,7 @@ async def test_pictures_without_a_key_are_all_drawn_in_turn(monkeypatch):
     rendering.start(1)
     try:
         pictures = await asyncio.gather(*(rendering.draw(job) for job in jobs))
-        assert pictures == [render_png(*job) for job in jobs]
+        assert same_pictures(pictures, [render_png(*job) for job in jobs])
     finally:
         rendering.stop()
 
@@ -342,7 +365,7 @@ async def test_the_pool_is_replaced_by_a_fresh_one_after_many_jobs(monkeypatch):
         pools = rendering.stats["pools"]
         seen = set()
         for job in jobs:
-            assert await rendering.draw(job) == render_png(*job)
+            assert same_picture(await rendering.draw(job), render_png(*job))
             seen.update(rendering.worker_pids())
         assert rendering.stats["pools"] - pools == 2          # after jobs 2 and 4
         assert len(seen) >= 2 and os.getpid() not in seen    # new worker processes, and the images went on
@@ -382,7 +405,7 @@ async def test_an_idle_pool_lets_its_workers_go_and_starts_them_again_for_the_ne
     rendering.start(1)
     try:
         stops = rendering.stats["idle_stops"]
-        assert await rendering.draw(jobs[0]) == render_png(*jobs[0])
+        assert same_picture(await rendering.draw(jobs[0]), render_png(*jobs[0]))
         assert rendering.worker_pids()
         deadline = time.monotonic() + 20
         while rendering.stats["idle_stops"] == stops and time.monotonic() < deadline:
@@ -391,7 +414,7 @@ async def test_an_idle_pool_lets_its_workers_go_and_starts_them_again_for_the_ne
         assert rendering.running()                            # a pool is there, asleep
         assert rendering.helper_pids() == []                  # no forkserver, no resource tracker
         drawn = rendering.stats["drawn"]
-        assert await rendering.draw(jobs[1]) == render_png(*jobs[1])
+        assert same_picture(await rendering.draw(jobs[1]), render_png(*jobs[1]))
         assert rendering.worker_pids() and rendering.helper_pids() == []
         assert rendering.stats["drawn"] == drawn + 1          # by a worker (a thread would not count)
     finally:
@@ -426,6 +449,7 @@ def test_an_idle_worker_drops_the_boards_and_glyphs_it_kept_and_draws_the_same_p
         seat = game.to_act(state)[0]
         state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
     job = ("wurrm", game.view(state, None), {"a": "Ann", "b": "Bo", "c": "Cy"}, None, "en")
+    render.release()                    # the palette kept from earlier pictures goes too: both start afresh
     first = render_png(*job)
     assert board_layer.cache_info().currsize and _glyphs.cache_info().currsize
     render.release()
@@ -444,16 +468,16 @@ async def test_a_second_worker_starts_only_while_pictures_queue_up_and_leaves_wh
     try:
         pools = rendering.stats["pools"]
         for job in jobs[:2]:                                  # one picture at a time: the first worker is enough
-            assert await rendering.draw(job) == render_png(*job)
+            assert same_picture(await rendering.draw(job), render_png(*job))
         assert rendering.stats["pools"] == pools and len(rendering.worker_pids()) == 1
         first = rendering.worker_pids()[0]
         pictures = await asyncio.gather(*(rendering.draw(job) for job in jobs[2:]))   # six at once: a queue
-        assert pictures == [render_png(*job) for job in jobs[2:]]
+        assert same_pictures(pictures, [render_png(*job) for job in jobs[2:]])
         assert rendering.stats["pools"] == pools + 1          # a second worker was started for it
         deadline = time.monotonic() + 20
         while len(rendering.worker_pids()) > 1 and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         assert rendering.worker_pids() == [first]             # the second left once idle; the first stays
-        assert await rendering.draw(jobs[0]) == render_png(*jobs[0])
+        assert same_picture(await rendering.draw(jobs[0]), render_png(*jobs[0]))
     finally:
         rendering.stop()

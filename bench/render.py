@@ -120,7 +120,7 @@ def clear_caches() -> None:
     for module in list(sys.modules.values()):
         if (getattr(module, "__name__", "") or "").startswith("render"):
             for value in list(vars(module).values()):
-                if hasattr(value, "cache_clear") and value is not font:
+                if hasattr(value, "cache_clear") and not isinstance(value, type) and value is not font:
                     value.cache_clear()
 
 

@@ -42,7 +42,8 @@ def clear_render_caches() -> None:
     for name, module in list(sys.modules.items()):
         if name.startswith("render."):
             for value in list(vars(module).values()):
-                if hasattr(value, "cache_clear") and getattr(value, "__name__", "") != "font":
+                if (hasattr(value, "cache_clear") and not isinstance(value, type)
+                        and getattr(value, "__name__", "") != "font"):
                     value.cache_clear()
 
 

@@ -128,7 +128,10 @@ def canvas(width: int, height: int, colour=BACKGROUND) -> tuple[Image.Image, Ima
 # (1–4 thousand colours in all), so it is written as a palette PNG: one byte a pixel instead of three, which
 # Pillow deflates without per-row filter trials, several times faster and about half the bytes of RGB.
 # The palette is exact for the colours that matter: every colour it holds comes through unchanged (player
-# colours, grounds, ink), and only rare antialiasing shades are drawn with the nearest entry.
+# colours, grounds, ink), and only rare antialiasing shades are drawn with the nearest entry. A game's picture
+# is cheaper still (to_palette with ``game``): its colours are counted on a quarter of its pixels and the
+# palette of its previous picture is taken again when it fits (_Palettes); that halved the cost of a palette,
+# a sixth of a picture's (docs/performance.md).
 PNG_COMPRESS_LEVEL = 3   # on palette images: as fast as level 1, ~10% smaller; level 6 is 2–3× slower
 PALETTE_SIZE = 256
 MAX_COLOURS = 1 << 16    # more distinct colours than this (photos, gradients) stay RGB
@@ -220,7 +223,8 @@ class _Palette:
 
 
 class _Palettes:
-    """The palette last chosen for each game and image size, in a worker that draws a run of pictures.
+    """The palette last chosen for each game and image size, in a worker that draws a run of pictures (the
+    size stands for the layout: a game's tables with as many seats draw the same panels in the same places).
 
     Choosing a palette (exact_palette, in Python) was the largest single cost of a picture, and the next
     picture of the same game holds nearly the same colours: its flat colours are the same, only antialiasing
@@ -305,7 +309,8 @@ def to_palette(img: Image.Image, game: str | None = None) -> Image.Image:
             frequent = [rgb for n, rgb in counted if n >= least]
             old = PALETTES.kept(family)
             if old is not None and len(old.frequent) + len(frequent) <= FREQUENT_MOST:
-                frequent += [rgb for rgb in old.frequent if rgb not in set(frequent)]
+                now = set(frequent)
+                frequent += [rgb for rgb in old.frequent if rgb not in now]
             first = COMMON_COLOURS + [c for c in GAME_COLOURS.get(game, ()) if c not in COMMON_COLOURS]
             order = first + frequent + [rgb for _, rgb in counted]
         else:   # even with 256 colours or fewer, two close ones could share a lookup cell: exact_palette decides
@@ -313,7 +318,11 @@ def to_palette(img: Image.Image, game: str | None = None) -> Image.Image:
             frequent = []
             order = [c for c in PRIORITY_COLOURS if c in present] + [rgb for _, rgb in counted]
         examined: set = set()
-        kept = _Palette(exact_palette(order, examined=examined), examined, frequent)
+        palette = exact_palette(order, examined=examined)
+        if family is not None:     # kept: only what a later picture's check can ask for (memory: ~10 kB)
+            fair = pixels * SHARE_KEPT / 8
+            examined = {rgb for n, rgb in counted if n >= fair and rgb in examined}.union(frequent)
+        kept = _Palette(palette, examined, frequent)
         if family is not None:
             PALETTES.put(family, kept)
     return img.quantize(palette=kept.holder, dither=Image.Dither.NONE)

@@ -507,31 +507,39 @@ async def draw(job: tuple, key: object = None, order: int = 0) -> bytes | None:
     """The PNG for a job, drawn in a worker (or a thread without them). ``key`` names what the picture shows
     (a game and a viewer) and ``order`` how recent it is (the game's version): a newer job of the same key
     replaces one still waiting, and both callers get the newer picture."""
-    began = time.perf_counter()
-    png = await _draw(job, key, order)
-    for observe in observers:
-        observe(job[0], time.perf_counter() - began)
-    return png
+    return await begin(job, key, order)
 
 
-async def _draw(job: tuple, key: object, order: int) -> bytes | None:
+def begin(job: tuple, key: object = None, order: int = 0) -> asyncio.Future:
+    """As ``draw``, but the job is handed over before this returns (a worker may start on it at once), and
+    what comes back is a future of the PNG: for a caller that has more to do meanwhile (a move's picture is
+    begun before the move is stored). Cancelling the future drops the caller's wait, not the job. Called on
+    the event loop."""
     import asyncio
 
+    began = time.perf_counter()
     if not _running:
-        return await asyncio.to_thread(_render_png, *job)
-    loop = asyncio.get_running_loop()
-    fut = loop.create_future()
-    with _lock:
-        slot = _queue.get(key) if key is not None else None
-        if slot is None:
-            slot = _queue[key if key is not None else object()] = _Slot(job, order)
-        else:
-            stats["coalesced"] += 1
-            if order >= slot.order:        # keep the newest; it keeps the older job's place in the queue
-                slot.job, slot.order = job, order
-        slot.waiters.append((loop, fut))
-    _pump()
-    return await fut
+        fut = asyncio.ensure_future(asyncio.to_thread(_render_png, *job))
+    else:
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        with _lock:
+            slot = _queue.get(key) if key is not None else None
+            if slot is None:
+                slot = _queue[key if key is not None else object()] = _Slot(job, order)
+            else:
+                stats["coalesced"] += 1
+                if order >= slot.order:        # keep the newest; it keeps the older job's place in the queue
+                    slot.job, slot.order = job, order
+            slot.waiters.append((loop, fut))
+        _pump()
+    if observers:
+        def observed(done: asyncio.Future) -> None:
+            if not done.cancelled() and done.exception() is None:
+                for observe in observers:
+                    observe(job[0], time.perf_counter() - began)
+        fut.add_done_callback(observed)
+    return fut
 
 
 def _capacity(worker: _Worker) -> int:

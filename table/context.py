@@ -204,7 +204,7 @@ class Context:
         locale = i18n.current()
         job = (row.game, game.view(state, None), self.seat_names(row), None, locale)
         key = (row.id, None, locale)
-        task = asyncio.ensure_future(rendering.draw(job, key, row.version + 1))
+        task = rendering.begin(job, key, row.version + 1)
         task.add_done_callback(_looked_at)
         return job, key, task
 
@@ -426,7 +426,7 @@ async def _interaction(ctx: Context, where: Where | None, user: User | None):
         yield
 
 
-def _looked_at(task: asyncio.Task) -> None:
+def _looked_at(task: asyncio.Future) -> None:
     """A picture drawn ahead whose reply never awaited it (dropped, or its move not stored): its error, if any,
     is read here, so asyncio does not report it as never retrieved (the reply's own drawing reports errors)."""
     if not task.cancelled():

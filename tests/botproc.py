@@ -64,17 +64,23 @@ def record_posts(path: str) -> None:
 
 
 def slow_pictures(seconds: float, skip: int) -> None:
+    """Every picture handed to the image workers (render.workers.begin: ``draw`` and a move's picture begun
+    early both go through it) waits ``seconds`` first, after the first ``skip``."""
     from render import workers as rendering
 
-    original, drawn = rendering.draw, [0]
+    original, drawn = rendering.begin, [0]
 
-    async def draw(job, key=None, order=0):
+    def begin(job, key=None, order=0):
         drawn[0] += 1
-        if drawn[0] > skip:
-            await asyncio.to_thread(time.sleep, seconds)
-        return await original(job, key, order)
+        if drawn[0] <= skip:
+            return original(job, key, order)
 
-    rendering.draw = draw
+        async def later():
+            await asyncio.to_thread(time.sleep, seconds)
+            return await original(job, key, order)
+        return asyncio.ensure_future(later())
+
+    rendering.begin = begin
 
 
 def main() -> int:

@@ -138,9 +138,11 @@ def main(argv=None) -> None:
     started = time.time()
     out = open(args.out, "a") if args.out else None     # kept open across the whole run
     try:        # Ctrl-C or SIGTERM to this process stops early and still prints the games played so far
-        with multiprocessing.Pool(args.jobs) as pool:
-            signal.signal(signal.SIGTERM, _stop)     # in this process only (the workers are forked already)
-            for r in pool.imap_unordered(play_one, jobs):
+        # forkserver: workers forked from a fresh single-threaded server, never from this process, whose
+        # other threads (a test runner's, say) may hold a lock at the moment of a fork (a child hung on one)
+        with multiprocessing.get_context("forkserver").Pool(min(args.jobs, len(jobs)) or 1) as pool:
+            signal.signal(signal.SIGTERM, _stop)     # in this process only (the workers are started already)
+            for r in (pool.imap_unordered(play_one, jobs) if jobs else ()):
                 results.append(r)
                 if out:
                     out.write(json.dumps(r) + "\n")

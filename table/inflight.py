@@ -1,7 +1,8 @@
 """Play in flight (issue #37, "it never slows play"): how many moves are being made or drawn in this process
-right now. A move holds ``playing()`` from the moment it arrives until its reply is built (``Play.act``, and
-any stored change: ``Play.commit``, which the scheduler's computer moves use too), and a reply holds it while
-its pictures are drawn (``Reply.render``).
+right now. A move holds ``playing()`` from the moment it arrives until its reply is built (``Play.act``), so
+does any stored change (``Play.commit``: the scheduler's moves past a deadline or a time limit too) and the
+computer seats' moves (``Play.run_bots``: at a game's start too), and a reply holds it while its pictures are
+drawn (``Reply.render``: the front ends draw every picture they send through it).
 
 Background work listens (``watch``): the analysis's worker processes (table/analysis.py) are stopped when
 the count leaves 0 and go on once it has stayed at 0 for a short calm. Only a context manager changes the

@@ -249,28 +249,29 @@ class Play:
         lines: list[str] = []
         if not bots:
             return row, state, lines
-        # a computer seat plays at its level; with no person left at the table, the rest goes quickly (easy)
-        levels = {s.user_id: bot_level(s) for s in row.seats if s.is_bot}
-        if all(s.is_bot for s in row.seats):
-            levels = dict.fromkeys(levels, "easy")
-        moves, prev = [], state
-        for step in range(MAX_BOT_STEPS):
-            if game.result(state) is not None:
-                break
-            waiting = [s for s in game.to_act(state) if s in bots]
-            if not waiting:
-                break
-            seat = waiting[0]
-            state = await self.computer_plays(game, state, seat, levels[seat], f"{row.id}:{row.version}:{step}",
-                                              moves)
-        if moves:
-            recorded, state = await self.record(row, game, prev, state, moves)
-            if recorded is None:  # another process moved: keep what is stored
-                fresh = await self.ctx.store.game(row.id)
-                return fresh, GAMES[fresh.game].load(fresh.state), []
-            row = recorded
-            lines = self._summary_of_turns(row, moves)
-        return row, state, lines
+        with inflight.playing():       # a computer's move is play too (a game's start, the scheduler's)
+            # a computer seat plays at its level; with no person left at the table, the rest goes quickly (easy)
+            levels = {s.user_id: bot_level(s) for s in row.seats if s.is_bot}
+            if all(s.is_bot for s in row.seats):
+                levels = dict.fromkeys(levels, "easy")
+            moves, prev = [], state
+            for step in range(MAX_BOT_STEPS):
+                if game.result(state) is not None:
+                    break
+                waiting = [s for s in game.to_act(state) if s in bots]
+                if not waiting:
+                    break
+                seat = waiting[0]
+                state = await self.computer_plays(game, state, seat, levels[seat], f"{row.id}:{row.version}:{step}",
+                                                  moves)
+            if moves:
+                recorded, state = await self.record(row, game, prev, state, moves)
+                if recorded is None:  # another process moved: keep what is stored
+                    fresh = await self.ctx.store.game(row.id)
+                    return fresh, GAMES[fresh.game].load(fresh.state), []
+                row = recorded
+                lines = self._summary_of_turns(row, moves)
+            return row, state, lines
 
     def _summary_of_turns(self, row: GameRow, moves) -> list[str]:
         """The computers' moves for the channel: each computer's run of steps in at most three lines — how it

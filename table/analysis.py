@@ -4,9 +4,17 @@ player's win chance (render/analysis.py), and each move's verdict in the review.
 
 It never slows play:
 
-- An analysis runs in the background, in worker processes at the lowest priority (``os.nice(19)``): the
-  bot's own process and its image workers always come first, and the search never holds the bot's
-  interpreter lock. Decisions are judged one per job, so two analyses share the workers move by move.
+- An analysis runs in the background, in worker processes at the lowest priority (``os.nice(19)``, and
+  SCHED_IDLE on Linux): the bot's own process and its image workers always come first, and the search never
+  holds the bot's interpreter lock. Decisions are judged one per job, so two analyses share the workers move
+  by move.
+- Play pauses it (``Pause``): the moment a move or its pictures are under way in the bot (table/inflight.py),
+  the workers are stopped (SIGSTOP); once none has been for ``PAUSE_CALM`` seconds they go on (SIGCONT). A
+  priority alone did not keep play unchanged on a 2-core machine (the cores share their caches, and a
+  decision already being judged ran on while moves arrived); a stopped process takes nothing. So an analysis
+  proceeds in the gaps between moves: under unbroken play it waits, and its progress message says how far
+  it got. Linux only (a worker dies with the bot, ``PR_SET_PDEATHSIG``, so that a stopped one is never left
+  behind); elsewhere the priority alone.
 - A server has at most ``PER_SERVER`` analyses under way; a request over that limit waits in a line
   (first come, first served) and its message says how many are before it.
 - The requester's message is edited in place with the progress (``follow``), at most every

@@ -428,3 +428,58 @@ async def test_a_stopped_worker_dies_with_the_bot():
         bot.stdout.close()
         bot.stdin.close()
     await until(lambda: proc_state(worker) in (None, "Z"), 30, "the worker killed with the bot")
+
+
+async def test_a_worker_that_would_not_die_with_the_bot_is_never_paused(monkeypatch):
+    """Elsewhere than Linux (no PR_SET_PDEATHSIG) a worker says so, and play never stops it: a stopped worker
+    of a bot that died would be left behind for good."""
+    import multiprocessing
+
+    from table import inflight
+
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert table_analysis.die_with_bot(0) is False
+    pids = multiprocessing.get_context("spawn").SimpleQueue()
+    pids.put((12345, False))
+    stats = {"pauses": 0, "paused": 0.0}
+    pause = table_analysis.Pause(pids, 1, asyncio.get_running_loop(), stats)
+    try:
+        with inflight.playing():
+            assert pause.pids() == [] and pause.paused
+    finally:
+        pause.close()
+    assert not pause.paused and stats["pauses"] == 1
+    pids.close()
+
+
+@pytest.mark.skipif(not LINUX, reason="the workers are paused on Linux only")
+async def test_a_bot_that_ends_without_stop_still_exits_with_its_worker_paused():
+    """The loop ended while the workers were stopped (the calm's timer never fired) and nobody called
+    ``stop()``: at the interpreter's exit they are continued before concurrent.futures waits for them."""
+    import subprocess
+
+    probe = ("import asyncio, multiprocessing, os, time\n"
+             "from concurrent.futures import ProcessPoolExecutor\n"
+             "from table import analysis as a, inflight\n"
+             "a.PAUSE_CALM = 3600.0\n"
+             "async def main():\n"
+             "    spawn = multiprocessing.get_context('spawn')\n"
+             "    q = spawn.SimpleQueue()\n"
+             "    pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=a.worker_start, "
+             "initargs=(q, os.getpid()))\n"
+             "    pool.submit(os.getpid).result()\n"
+             "    pause = a.Pause(q, 1, asyncio.get_running_loop(), {'pauses': 0, 'paused': 0.0})\n"
+             "    a._guard_exit()\n"
+             "    [pid] = pause.pids()\n"
+             "    pool.submit(time.sleep, 0.2)\n"
+             "    with inflight.playing():\n"
+             "        while open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()[0] != 'T':\n"
+             "            await asyncio.sleep(0.01)\n"
+             "    print(pid, 'stopped', flush=True)\n"
+             "    return pool, pause\n"
+             "if __name__ == '__main__':\n"
+             "    kept = asyncio.run(main())\n")
+    done = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", probe], capture_output=True, text=True,
+                                   timeout=120, cwd=str(Path(__file__).resolve().parent.parent))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[1] == "stopped"

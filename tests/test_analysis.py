@@ -416,17 +416,17 @@ async def test_a_stopped_worker_dies_with_the_bot():
              "    os.kill(pid, signal.SIGSTOP)\n"
              "    print(pid, flush=True)\n"
              "    sys.stdin.read()\n")
-    bot = subprocess.Popen([sys.executable, "-c", probe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                           cwd=str(Path(__file__).resolve().parent.parent))
+    # stderr kept: the killed bot's resource tracker says what the bot left behind (its queues' semaphores)
+    bot = subprocess.Popen([sys.executable, "-c", probe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, cwd=str(Path(__file__).resolve().parent.parent))
     try:
         line = await asyncio.wait_for(asyncio.to_thread(bot.stdout.readline), 60)
+        assert line.strip().isdigit(), await asyncio.to_thread(bot.stderr.read)
         worker = int(line)
         await until(lambda: proc_state(worker) == "T", 10, "the worker stopped")
     finally:
         bot.send_signal(signal.SIGKILL)
-        bot.wait()
-        bot.stdout.close()
-        bot.stdin.close()
+        await asyncio.to_thread(bot.communicate)
     await until(lambda: proc_state(worker) in (None, "Z"), 30, "the worker killed with the bot")
 
 

@@ -534,7 +534,10 @@ class Analyses:
         """Play first: a decision is handed to a worker once no move has been saved for PLAY_CALM seconds, or
         after PLAY_WAIT seconds at most (a server that never pauses still gets its analysis, more slowly).
         Even at the lowest priority a worker slows a move's save and picture on a small machine (the cores
-        share their caches); between moves it costs nothing. Returns the seconds waited."""
+        share their caches). ``Pause`` now stops the workers while a move is in flight; this wait still keeps
+        new decisions from starting while moves come thick and fast, so that the workers run less in the
+        short gaps between moves (bench/pause.py: half the decisions judged during a burst of play). Returns
+        the seconds waited."""
         waited = 0.0
         while waited < PLAY_WAIT:
             quiet = time.monotonic() - self.ctx.last_played

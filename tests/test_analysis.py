@@ -18,7 +18,7 @@ from engine.ai.analysis import Effort, Judgement
 from engine.rng import Rng, seed_state
 from render import render_png
 from render.common import record_text
-from table import TableService, User, Where
+from table import Reply, TableService, User, Where
 from table import analysis as table_analysis
 from tests.support import beginner_move, err, started
 
@@ -294,6 +294,28 @@ def test_play_in_flight_is_counted_by_context_managers_that_never_leak():
         with pytest.raises(RuntimeError), inflight.playing():
             raise RuntimeError("a move failed")
         assert not inflight.busy() and told == [True, False, True, False]
+    finally:
+        inflight.unwatch(told.append)
+
+
+async def test_a_move_and_the_drawing_of_its_pictures_are_play_in_flight(asvc):
+    """From a move's arrival until its reply is built, and while a reply's pictures are drawn; a reply with
+    nothing to draw holds nothing."""
+    from table import inflight
+    from table.replies import Picture
+
+    told = []
+    inflight.watch(told.append)
+    try:
+        await started(asvc, ALICE, BOB, game="mywuxing", where=HERE)
+        told.clear()
+        moved = await beginner_move(asvc, HERE, {"alice": ALICE, "bob": BOB}, random.Random(2))
+        assert moved[1].ok and told == [True, False]
+        drawn = Reply(image=Picture("p.png", make=lambda: b"drawn in flight" if inflight.busy() else b"not"))
+        await drawn.render()
+        assert drawn.image.data == b"drawn in flight" and told == [True, False, True, False]
+        await Reply(text="no picture").render()
+        assert told == [True, False, True, False]
     finally:
         inflight.unwatch(told.append)
 

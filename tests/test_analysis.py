@@ -351,7 +351,7 @@ async def test_play_pauses_the_analysis_worker_and_the_analysis_ends_after_play(
     and the analysis of another ended game completes once play stops; the event loop never waits on it."""
     monkeypatch.setattr(table_analysis, "PLAY_CALM", 0.0)      # the pause alone keeps play first here
     ended = await played(asvc, "wassamasaw", where=Where("c2", "g1"), seed=3)
-    asvc.analyses.effort = Effort(search=24, value=24, rollout_cap=8)
+    asvc.analyses.effort = Effort(search=16, value=16, rollout_cap=6)
     asvc.analyses.use_processes(1)
     await started(asvc, ALICE, BOB, game="mywuxing", where=HERE)
     by, rnd = {"alice": ALICE, "bob": BOB}, random.Random(5)
@@ -373,15 +373,15 @@ async def test_play_pauses_the_analysis_worker_and_the_analysis_ends_after_play(
             asvc.store.record_moves = held
             move = asyncio.create_task(beginner_move(asvc, HERE, by, rnd))
             await entered.wait()
-            await until(lambda: proc_state(pid) == "T", 10, "the worker stopped")
+            await until(lambda: proc_state(pid) == "T", 30, "the worker stopped")
             release.set()
             assert (await move)[1].ok
             asvc.store.record_moves = save
-            await until(lambda: proc_state(pid) not in ("T", None), 10, "the worker going on")
+            await until(lambda: proc_state(pid) not in ("T", None), 30, "the worker going on")
         for _ in range(6):                    # more moves, back to back
             assert (await beginner_move(asvc, HERE, by, rnd))[1].ok
         assert asvc.analyses.stats["pauses"] >= 3
-        await asyncio.wait_for(asvc.analyses.wait(ended.id), 240)
+        await asyncio.wait_for(asvc.analyses.wait(ended.id), 400)
         assert (await finished(asvc, reply)).ok
         assert await asvc.analyses.judgements(await asvc.store.game(ended.id))
     finally:
@@ -407,7 +407,7 @@ async def test_a_worker_paused_by_play_is_continued_before_the_pool_shuts_down(a
     [pid] = asvc.analyses.worker_pids()
     try:
         with inflight.playing():
-            await until(lambda: proc_state(pid) == "T", 10, "the worker stopped")
+            await until(lambda: proc_state(pid) == "T", 30, "the worker stopped")
             if how == "stop":
                 asvc.analyses.stop()
             else:                            # the idle sleep, set again to come sooner

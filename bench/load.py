@@ -249,7 +249,9 @@ async def main_async(args) -> int:
                 analysing.cancel()
                 judged = svc.analyses.stats["judged"]
                 svc.analyses.stop()
-                print(f"  beside it, an analysis judged {judged} decisions in the same time")
+                paused, pauses = svc.analyses.stats["paused"], svc.analyses.stats["pauses"]
+                print(f"  beside it, an analysis judged {judged} decisions in the same time; play paused its "
+                      f"workers {pauses} times, {paused:.1f} s in all")
             cpu_bot, cpu_draw = (b - a for a, b in zip((cpu_bot, cpu_draw), cpu_seconds(), strict=True))
             rate = moves[0] / wall
             print(f"{moves[0]} moves by {args.channels} channels at once in {wall:.1f} s "
@@ -350,12 +352,19 @@ def main() -> int:
                              "spell (the bot: 600)")
     parser.add_argument("--analysis", action="store_true",
                         help="an after-game analysis running beside the play, in the same process (issue #37)")
+    parser.add_argument("--analysis-calm", type=float, default=None,
+                        help="with --analysis: seconds without a move saved before a decision goes to a worker "
+                             "(table/analysis.py PLAY_CALM; 0: no such wait, the pause while play is in flight "
+                             "alone keeps play first)")
     parser.add_argument("--think", type=float, default=2.0,
                         help="mean seconds a player takes between moves (0: every channel moves back to back)")
     parser.add_argument("--switch-interval", type=float, default=0.0,
                         help="the bot's interpreter switch interval in ms (default: Python's 5 ms, or what the bot "
                              "sets); how long a thread with a result waits while the event loop holds the GIL")
     args = parser.parse_args()
+    if args.analysis_calm is not None:
+        from table import analysis as table_analysis
+        table_analysis.PLAY_CALM = args.analysis_calm
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval / 1000)
     try:

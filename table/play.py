@@ -23,6 +23,7 @@ from i18n import N_, _, ngettext, pgettext
 from store import ratings
 from store.store import GameRow, Seat, VersionConflict
 
+from . import inflight
 from .context import Context, speaks
 from .records import LEARN, UNDO, rebuild, table_options
 from .replies import Private, Reply, User, Where
@@ -60,7 +61,15 @@ class Play:
                   index: int | None = None, steps: list[str] | None = None) -> Reply:
         """Play ``action``, or the ``index``-th of the caller's legal actions (a button), or several ``steps``
         of one turn in a row (all apply, or none: a game command that names a whole turn). With ``version``,
-        a game that has moved on since then is not touched: the caller gets the current prompt instead."""
+        a game that has moved on since then is not touched: the caller gets the current prompt instead.
+
+        From its arrival until its reply is built the move is play in flight (table/inflight.py): the
+        analysis workers are stopped meanwhile, so that no background work slows a move."""
+        with inflight.playing():
+            return await self._act(where, user, action, version, index, steps)
+
+    async def _act(self, where: Where, user: User, action: str | None, version: int | None, index: int | None,
+                   steps: list[str] | None) -> Reply:
         ctx = self.ctx
         async with ctx.lock(where.channel):
             running = await ctx.running(where, user, version)
@@ -188,12 +197,13 @@ class Play:
         """Store ``moves`` (from ``prev`` to ``state``), then let the computer seats play on: (row, state, the
         lines for the channel) — the moves' own lines unless not ``told``, then the computers' — or None when
         another process moved first (nothing is stored)."""
-        recorded, state = await self.record(row, game, prev, state, moves, seats)
-        if recorded is None:
-            return None
-        lines = [self.ctx.said(line, recorded) for _seat, _action, line in moves] if told else []
-        recorded, state, bot_lines = await self.run_bots(recorded, game, state)
-        return recorded, state, lines + bot_lines
+        with inflight.playing():           # a change stored (the scheduler's too) is play in flight
+            recorded, state = await self.record(row, game, prev, state, moves, seats)
+            if recorded is None:
+                return None
+            lines = [self.ctx.said(line, recorded) for _seat, _action, line in moves] if told else []
+            recorded, state, bot_lines = await self.run_bots(recorded, game, state)
+            return recorded, state, lines + bot_lines
 
     async def record(self, row: GameRow, game: Game, prev, state, moves, seats: list[Seat] | None = None):
         """Store moves and the state they lead to, with the game's result and its next timers: (row, state),
@@ -249,28 +259,29 @@ class Play:
         lines: list[str] = []
         if not bots:
             return row, state, lines
-        # a computer seat plays at its level; with no person left at the table, the rest goes quickly (easy)
-        levels = {s.user_id: bot_level(s) for s in row.seats if s.is_bot}
-        if all(s.is_bot for s in row.seats):
-            levels = dict.fromkeys(levels, "easy")
-        moves, prev = [], state
-        for step in range(MAX_BOT_STEPS):
-            if game.result(state) is not None:
-                break
-            waiting = [s for s in game.to_act(state) if s in bots]
-            if not waiting:
-                break
-            seat = waiting[0]
-            state = await self.computer_plays(game, state, seat, levels[seat], f"{row.id}:{row.version}:{step}",
-                                              moves)
-        if moves:
-            recorded, state = await self.record(row, game, prev, state, moves)
-            if recorded is None:  # another process moved: keep what is stored
-                fresh = await self.ctx.store.game(row.id)
-                return fresh, GAMES[fresh.game].load(fresh.state), []
-            row = recorded
-            lines = self._summary_of_turns(row, moves)
-        return row, state, lines
+        with inflight.playing():       # a computer's move is play too (a game's start, the scheduler's)
+            # a computer seat plays at its level; with no person left at the table, the rest goes quickly (easy)
+            levels = {s.user_id: bot_level(s) for s in row.seats if s.is_bot}
+            if all(s.is_bot for s in row.seats):
+                levels = dict.fromkeys(levels, "easy")
+            moves, prev = [], state
+            for step in range(MAX_BOT_STEPS):
+                if game.result(state) is not None:
+                    break
+                waiting = [s for s in game.to_act(state) if s in bots]
+                if not waiting:
+                    break
+                seat = waiting[0]
+                state = await self.computer_plays(game, state, seat, levels[seat], f"{row.id}:{row.version}:{step}",
+                                                  moves)
+            if moves:
+                recorded, state = await self.record(row, game, prev, state, moves)
+                if recorded is None:  # another process moved: keep what is stored
+                    fresh = await self.ctx.store.game(row.id)
+                    return fresh, GAMES[fresh.game].load(fresh.state), []
+                row = recorded
+                lines = self._summary_of_turns(row, moves)
+            return row, state, lines
 
     def _summary_of_turns(self, row: GameRow, moves) -> list[str]:
         """The computers' moves for the channel: each computer's run of steps in at most three lines — how it

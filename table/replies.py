@@ -11,6 +11,8 @@ import i18n
 from engine.core import with_names
 from i18n import N_, _, pgettext
 
+from . import inflight
+
 # An instant in a reply's text, in a form no front end shows as it is: Discord writes it as ``<t:UNIX:R>`` (each
 # reader sees it in their own time zone and language), the console as UTC and the time from now (issue #34).
 TIME_MARK = re.compile("\u27e6t:(-?\\d+):([a-zA-Z])\u27e7")
@@ -310,7 +312,19 @@ class Reply:
 
     async def render(self) -> Reply:
         """Render every picture not yet drawn, off the event loop: game images in the image workers
-        (render.workers), other files (a replay) in a thread. A picture whose game has no renderer is dropped."""
+        (render.workers), other files (a replay) in a thread. A picture whose game has no renderer is dropped.
+        While pictures are drawn, play is in flight (table/inflight.py): the analysis workers wait."""
+        if self.needs_render:
+            with inflight.playing():
+                await self._draw()
+        if self.image is not None and self.image.data is None:
+            self.image = None
+        for q in self.private:
+            if q.image is not None and q.image.data is None:
+                q.image = None
+        return self
+
+    async def _draw(self) -> None:
         from render import workers as rendering
 
         for pic in self.pictures():
@@ -320,12 +334,6 @@ class Reply:
                 pic.data = await rendering.draw(pic.job, pic.key, pic.order)
             elif pic.data is None and pic.make is not None:
                 pic.data = await asyncio.to_thread(pic.make)
-        if self.image is not None and self.image.data is None:
-            self.image = None
-        for q in self.private:
-            if q.image is not None and q.image.data is None:
-                q.image = None
-        return self
 
 
 @dataclass

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from engine.ai.analysis import Effort, Judgement
 from engine.rng import Rng, seed_state
 from render import render_png
 from render.common import record_text
-from table import TableService, User, Where
+from table import Reply, TableService, User, Where
 from table import analysis as table_analysis
 from tests.support import beginner_move, err, started
 
@@ -221,7 +222,6 @@ async def test_planted_blunders_are_marked_and_the_other_seat_is_not(asvc, monke
 def test_an_analysis_worker_takes_the_lowest_priority_there_is():
     """SCHED_IDLE on Linux (a nice-19 process kept a core long enough to double a move's p95), nice 19 anyway."""
     import subprocess
-    import sys
 
     probe = ("import os, table.analysis as a; a.lowest_priority(); "
              "print(os.nice(0), getattr(os, 'sched_getscheduler', lambda p: -1)(0), getattr(os, 'SCHED_IDLE', -1))")
@@ -258,3 +258,250 @@ async def test_an_analysis_lets_play_go_first(svc, monkeypatch):
     finally:
         busy = False
         await task
+
+
+# ----- play pauses the analysis workers (issue #37, "it never slows play") -----------------------------------
+LINUX = sys.platform.startswith("linux")
+
+
+def proc_state(pid: int) -> str | None:
+    """A process's state letter in /proc (R running, S sleeping, T stopped, Z ended), None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+async def until(condition, timeout: float = 60.0, what: str = "the condition") -> None:
+    """Wait, looking every few milliseconds, until ``condition()`` holds (never a fixed sleep)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, f"waited {timeout} s for {what}"
+        await asyncio.sleep(0.01)
+
+
+def test_play_in_flight_is_counted_by_context_managers_that_never_leak():
+    from table import inflight
+
+    told = []
+    inflight.watch(told.append)
+    try:
+        with inflight.playing():
+            with inflight.playing():            # nested: one start, one stop
+                assert inflight.busy()
+            assert inflight.busy()
+        assert not inflight.busy() and told == [True, False]
+        with pytest.raises(RuntimeError), inflight.playing():
+            raise RuntimeError("a move failed")
+        assert not inflight.busy() and told == [True, False, True, False]
+    finally:
+        inflight.unwatch(told.append)
+
+
+async def test_a_move_and_the_drawing_of_its_pictures_are_play_in_flight(asvc):
+    """From a move's arrival until its reply is built, and while a reply's pictures are drawn; a reply with
+    nothing to draw holds nothing."""
+    from table import inflight
+    from table.replies import Picture
+
+    told = []
+    inflight.watch(told.append)
+    try:
+        await started(asvc, ALICE, BOB, game="mywuxing", where=HERE)
+        told.clear()
+        moved = await beginner_move(asvc, HERE, {"alice": ALICE, "bob": BOB}, random.Random(2))
+        assert moved[1].ok and told == [True, False]
+        drawn = Reply(image=Picture("p.png", make=lambda: b"drawn in flight" if inflight.busy() else b"not"))
+        await drawn.render()
+        assert drawn.image.data == b"drawn in flight" and told == [True, False, True, False]
+        await Reply(text="no picture").render()
+        assert told == [True, False, True, False]
+    finally:
+        inflight.unwatch(told.append)
+
+
+async def test_a_cancelled_move_leaves_no_play_in_flight(asvc):
+    from table import inflight
+
+    await started(asvc, ALICE, BOB, game="mywuxing", where=HERE)
+    entered, release = asyncio.Event(), asyncio.Event()
+    save = asvc.store.record_moves
+
+    async def held(*args, **kwargs):
+        entered.set()
+        await release.wait()
+        return await save(*args, **kwargs)
+    asvc.store.record_moves = held
+    row = await asvc.store.open_game(HERE.channel)
+    game = GAMES[row.game]
+    state = game.load(row.state)
+    seat = game.to_act(state)[0]
+    move = asyncio.create_task(asvc.act(HERE, {"alice": ALICE, "bob": BOB}[seat], game.bot_actions(state, seat)[0]))
+    await entered.wait()
+    assert inflight.busy()
+    move.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await move
+    assert not inflight.busy()
+
+
+@pytest.mark.skipif(not LINUX, reason="the workers are paused on Linux only")
+async def test_play_pauses_the_analysis_worker_and_the_analysis_ends_after_play(asvc, monkeypatch):
+    """A move in flight stops the analysis worker at once (its /proc state is T), it goes on after the move,
+    and the analysis of another ended game completes once play stops; the event loop never waits on it."""
+    monkeypatch.setattr(table_analysis, "PLAY_CALM", 0.0)      # the pause alone keeps play first here
+    ended = await played(asvc, "wassamasaw", where=Where("c2", "g1"), seed=3)
+    asvc.analyses.effort = Effort(search=16, value=16, rollout_cap=6)
+    asvc.analyses.use_processes(1)
+    await started(asvc, ALICE, BOB, game="mywuxing", where=HERE)
+    by, rnd = {"alice": ALICE, "bob": BOB}, random.Random(5)
+    entered, release = asyncio.Event(), asyncio.Event()
+    save = asvc.store.record_moves
+
+    async def held(*args, **kwargs):          # a move's save that waits for the test: play stays in flight
+        entered.set()
+        await release.wait()
+        return await save(*args, **kwargs)
+    try:
+        reply = await asvc.analysis(Where("c2", "g1"), ALICE, ended.id)
+        assert reply.analysis is not None
+        job = asvc.analyses._jobs[ended.id]
+        await until(lambda: job.done >= 1, what="a first decision judged")
+        [pid] = asvc.analyses.worker_pids()
+        for _ in range(2):                    # twice: a move held in flight, and the worker stopped meanwhile
+            entered.clear(), release.clear()
+            asvc.store.record_moves = held
+            move = asyncio.create_task(beginner_move(asvc, HERE, by, rnd))
+            await entered.wait()
+            await until(lambda: proc_state(pid) == "T", 30, "the worker stopped")
+            release.set()
+            assert (await move)[1].ok
+            asvc.store.record_moves = save
+            await until(lambda: proc_state(pid) not in ("T", None), 30, "the worker going on")
+        for _ in range(6):                    # more moves, back to back
+            assert (await beginner_move(asvc, HERE, by, rnd))[1].ok
+        assert asvc.analyses.stats["pauses"] >= 3
+        await asyncio.wait_for(asvc.analyses.wait(ended.id), 400)
+        assert (await finished(asvc, reply)).ok
+        assert await asvc.analyses.judgements(await asvc.store.game(ended.id))
+    finally:
+        asvc.store.record_moves = save
+        asvc.analyses.stop(wait=True)
+
+
+@pytest.mark.skipif(not LINUX, reason="the workers are paused on Linux only")
+@pytest.mark.parametrize("how", ["stop", "idle"])
+async def test_a_worker_paused_by_play_is_continued_before_the_pool_shuts_down(asvc, monkeypatch, how):
+    """Stopped workers cannot exit: ``stop()`` (the bot's shutdown) and the idle sleep continue them first."""
+    from table import inflight
+
+    monkeypatch.setattr(table_analysis, "PLAY_CALM", 0.0)
+    ended = await played(asvc, "wassamasaw", where=Where("c2", "g1"), seed=3)
+    asvc.analyses.use_processes(1)
+    reply = await asvc.analysis(Where("c2", "g1"), ALICE, ended.id)
+    assert reply.analysis is not None, reply.private
+    if how == "stop":
+        await until(lambda: asvc.analyses.worker_pids(), what="the worker started")
+    else:
+        assert (await finished(asvc, reply)).ok      # done: the workers sleep after IDLE_STOP_AFTER
+    [pid] = asvc.analyses.worker_pids()
+    try:
+        with inflight.playing():
+            await until(lambda: proc_state(pid) == "T", 30, "the worker stopped")
+            if how == "stop":
+                asvc.analyses.stop()
+            else:                            # the idle sleep, set again to come sooner
+                monkeypatch.setattr(table_analysis, "IDLE_STOP_AFTER", 0.05)
+                asvc.analyses._maybe_sleep()
+            await until(lambda: proc_state(pid) in (None, "Z"), 30, "the worker exited")
+            assert asvc.analyses.worker_pids() == []
+    finally:
+        asvc.analyses.stop(wait=True)
+
+
+@pytest.mark.skipif(not LINUX, reason="PR_SET_PDEATHSIG is Linux's")
+async def test_a_stopped_worker_dies_with_the_bot():
+    """The bot killed while its analysis worker is stopped: the kernel kills the worker too."""
+    import signal
+    import subprocess
+
+    probe = ("import os, signal, sys, multiprocessing\n"
+             "from concurrent.futures import ProcessPoolExecutor\n"
+             "from table import analysis as a\n"
+             "if __name__ == '__main__':\n"
+             "    spawn = multiprocessing.get_context('spawn')\n"
+             "    q = spawn.SimpleQueue()\n"
+             "    pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=a.worker_start, "
+             "initargs=(q, os.getpid()))\n"
+             "    pid = pool.submit(os.getpid).result()\n"
+             "    assert q.get() == (pid, True)\n"
+             "    os.kill(pid, signal.SIGSTOP)\n"
+             "    print(pid, flush=True)\n"
+             "    sys.stdin.read()\n")
+    # stderr kept: the killed bot's resource tracker says what the bot left behind (its queues' semaphores)
+    bot = subprocess.Popen([sys.executable, "-c", probe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, cwd=str(Path(__file__).resolve().parent.parent))
+    try:
+        line = await asyncio.wait_for(asyncio.to_thread(bot.stdout.readline), 60)
+        assert line.strip().isdigit(), await asyncio.to_thread(bot.stderr.read)
+        worker = int(line)
+        await until(lambda: proc_state(worker) == "T", 10, "the worker stopped")
+    finally:
+        bot.send_signal(signal.SIGKILL)
+        await asyncio.to_thread(bot.communicate)
+    await until(lambda: proc_state(worker) in (None, "Z"), 30, "the worker killed with the bot")
+
+
+async def test_a_worker_that_would_not_die_with_the_bot_is_never_paused(monkeypatch):
+    """Elsewhere than Linux (no PR_SET_PDEATHSIG) a worker says so, and play never stops it: a stopped worker
+    of a bot that died would be left behind for good."""
+    import multiprocessing
+
+    from table import inflight
+
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert table_analysis.die_with_bot(0) is False
+    pids = multiprocessing.get_context("spawn").SimpleQueue()
+    pids.put((12345, False))
+    stats = {"pauses": 0, "paused": 0.0}
+    pause = table_analysis.Pause(pids, 1, asyncio.get_running_loop(), stats)
+    try:
+        with inflight.playing():
+            assert pause.pids() == [] and pause.paused
+    finally:
+        pause.close()
+    assert not pause.paused and stats["pauses"] == 1
+    pids.close()
+
+
+@pytest.mark.skipif(not LINUX, reason="the workers are paused on Linux only")
+async def test_a_bot_that_ends_without_stop_still_exits_with_its_worker_paused():
+    """The loop ended while the workers were stopped (the calm's timer never fired) and nobody called
+    ``stop()``: at the interpreter's exit they are continued before concurrent.futures waits for them."""
+    import subprocess
+
+    probe = ("import asyncio, multiprocessing, os, time\n"
+             "from concurrent.futures import ProcessPoolExecutor\n"
+             "from table import analysis as a, inflight\n"
+             "a.PAUSE_CALM = 3600.0\n"
+             "async def main():\n"
+             "    spawn = multiprocessing.get_context('spawn')\n"
+             "    q = spawn.SimpleQueue()\n"
+             "    pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=a.worker_start, "
+             "initargs=(q, os.getpid()))\n"
+             "    pool.submit(os.getpid).result()\n"
+             "    pause = a.Pause(q, 1, asyncio.get_running_loop(), {'pauses': 0, 'paused': 0.0})\n"
+             "    a._guard_exit()\n"
+             "    [pid] = pause.pids()\n"
+             "    pool.submit(time.sleep, 0.2)\n"
+             "    with inflight.playing():\n"
+             "        while open(f'/proc/{pid}/stat').read().rsplit(')', 1)[1].split()[0] != 'T':\n"
+             "            await asyncio.sleep(0.01)\n"
+             "    print(pid, 'stopped', flush=True)\n"
+             "    return pool, pause\n"
+             "if __name__ == '__main__':\n"
+             "    kept = asyncio.run(main())\n")
+    done = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", probe], capture_output=True, text=True,
+                                   timeout=120, cwd=str(Path(__file__).resolve().parent.parent))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[1] == "stopped"

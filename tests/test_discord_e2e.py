@@ -40,7 +40,9 @@ async def test_two_users_play_by_command_and_button_across_a_restart(tmp_path):
             assert any(c["name"] == "game" for c in fake.commands())
 
             r = await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"})
-            assert r.callback_type == 4 and not r.ephemeral
+            # answered at once, or deferred first when it took longer than ACK_WITHIN (a busy machine, a
+            # fresh clone's first command compiling the modules it imports)
+            assert r.callback_type in (4, 5) and not r.ephemeral
             lobby = r.message
             assert {"Join", "Leave", "Start"} <= set(buttons(lobby))
 

@@ -152,13 +152,11 @@ async def store_ended_games(svc, n: int) -> None:
                                     seats=[(u, f"User {u}", False) for u in ids], result=res)
 
 
-async def analyse_again(svc) -> None:
-    """A two-player Wassamasaw game's analysis, requested again and again (the kept result dropped each
-    time), as a server's `/game analysis` runs beside its play: in the bot's own process and workers."""
+async def ended_game(svc, guild: str = "guild-analysis"):
+    """A two-player Wassamasaw game played to its end in channel "analysed": (where, its host, the row)."""
     from table import User, Where
 
-    svc.analyses.use_processes()
-    where, users = Where("analysed", "guild-analysis"), [User("a1", "Ann"), User("a2", "Bo")]
+    where, users = Where("analysed", guild), [User("a1", "Ann"), User("a2", "Bo")]
     await svc.open_table(where, users[0], "wassamasaw")
     await svc.join(where, users[1])
     await svc.start(where, users[0])
@@ -167,11 +165,18 @@ async def analyse_again(svc) -> None:
         state = game.load(row.state)
         seat = game.to_act(state)[0]
         await svc.act(where, by[seat], rnd.choice(game.bot_actions(state, seat)))
-    row = await svc.store.latest_game(where.channel)
+    return where, users[0], await svc.store.latest_game(where.channel)
+
+
+async def analyse_again(svc) -> None:
+    """A two-player Wassamasaw game's analysis, requested again and again (the kept result dropped each
+    time), as a server's `/game analysis` runs beside its play: in the bot's own process and workers."""
+    svc.analyses.use_processes()
+    where, host, row = await ended_game(svc)
     while True:
-        reply = await svc.analysis(where, users[0], row.id)
+        reply = await svc.analysis(where, host, row.id)
         if reply.analysis is not None:
-            async for _update in svc.analyses.follow(reply.analysis, users[0]):
+            async for _update in svc.analyses.follow(reply.analysis, host):
                 pass
         async with svc.store.batch():            # dropped, so the next request computes it again
             await svc.store.save_analysis(row.id, row.rules, engine=0, moves=0, data={}, seconds=0, now=0)

@@ -30,6 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import load  # noqa: E402  (bench/load.py: the same ended game and percentiles)
+from load import pct  # noqa: E402
+
 from engine import GAMES  # noqa: E402
 from render import workers as rendering  # noqa: E402
 from store import Store  # noqa: E402
@@ -46,24 +49,9 @@ def state_of(pid: int) -> str | None:
         return None
 
 
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
-
-
 async def ended_game(svc: TableService) -> tuple[Where, User, int]:
-    where, users = Where("analysed", "bench"), [User("a1", "Ann"), User("a2", "Bo")]
-    await svc.open_table(where, users[0], "wassamasaw")
-    await svc.join(where, users[1])
-    await svc.start(where, users[0])
-    game, rnd, by = GAMES["wassamasaw"], random.Random(3), {u.id: u for u in users}
-    while (row := await svc.store.open_game(where.channel)) is not None:
-        state = game.load(row.state)
-        seat = game.to_act(state)[0]
-        await svc.act(where, by[seat], rnd.choice(game.bot_actions(state, seat)))
-    return where, users[0], (await svc.store.latest_game(where.channel)).id
+    where, host, row = await load.ended_game(svc, "bench")
+    return where, host, row.id
 
 
 async def request(svc: TableService, where: Where, user: User, game_id: int):

@@ -117,6 +117,66 @@ def _receive(stream):
     return pickle.loads(data) if data is not None else None
 
 
+# ----- the kernel's time slices (Linux 6.12 and later) -------------------------------------------------------
+# A move is many short steps on several of the bot's threads (the event loop, the database's thread, the reader
+# of each worker's pictures), each waking the next: about sixteen wake-ups from arrival to saved. Linux's
+# scheduler (EEVDF) lets a running thread finish its slice before a woken one of the same priority takes the
+# core, 1.4 ms by default on 2 cores; with both cores drawing, a move waited out a worker's slice at many of
+# its steps (bench/load.py at 50 channels: move-saved p95 8.5–10 ms without pictures, 18–20 ms with them). A
+# thread whose slice is shorter than the running thread's takes the core at once when it wakes (EEVDF's
+# PREEMPT_SHORT): the bot's threads ask for the shortest slice, its workers keep the default. A slice says when
+# a thread runs, not how much: the workers' share of the processor is what it was (docs/performance.md).
+BOT_SLICE_NS = 100_000        # the bot's threads: 0.1 ms, the shortest the kernel grants
+_SCHED_SETATTR = {"x86_64": 314, "aarch64": 274, "armv7l": 380, "armv6l": 380}    # syscall numbers
+_SCHED_GETATTR = {"x86_64": 315, "aarch64": 275, "armv7l": 381, "armv6l": 381}
+_SCHED_FLAG_KEEP_POLICY = 0x08
+
+
+class _SchedAttr(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_uint32), ("policy", ctypes.c_uint32), ("flags", ctypes.c_uint64),
+                ("nice", ctypes.c_int32), ("priority", ctypes.c_uint32), ("runtime", ctypes.c_uint64),
+                ("deadline", ctypes.c_uint64), ("period", ctypes.c_uint64), ("util_min", ctypes.c_uint32),
+                ("util_max", ctypes.c_uint32)]
+
+
+def _sched_call(table: dict, tid: int, attr: _SchedAttr, *args) -> bool:
+    number = table.get(os.uname().machine) if sys.platform.startswith("linux") else None
+    if number is None:
+        return False
+    try:
+        return ctypes.CDLL(None, use_errno=True).syscall(number, tid, ctypes.byref(attr), *args) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def get_slice(tid: int = 0) -> int | None:
+    """The time slice (ns) of thread or process ``tid`` (0: the calling thread); None where it cannot be read."""
+    attr = _SchedAttr()
+    return attr.runtime if _sched_call(_SCHED_GETATTR, tid, attr, ctypes.sizeof(attr), 0) else None
+
+
+def set_slice(ns: int, tid: int = 0) -> bool:
+    """Ask for a time slice of ``ns`` nanoseconds for thread ``tid`` (0: the calling one; ``ns`` 0: the kernel's
+    default), its policy and nice value unchanged. Threads and processes it starts later inherit it. False
+    where nothing was set (not Linux, or refused); a kernel before 6.12 takes the call and ignores the slice."""
+    attr = _SchedAttr()
+    if not _sched_call(_SCHED_GETATTR, tid, attr, ctypes.sizeof(attr), 0):
+        return False
+    # the thread's own nice value goes back with the slice (KEEP_PARAMS would keep the old slice too)
+    attr.size, attr.flags, attr.runtime = ctypes.sizeof(attr), _SCHED_FLAG_KEEP_POLICY, ns
+    return _sched_call(_SCHED_SETATTR, tid, attr, 0)
+
+
+def quick_threads(ns: int = BOT_SLICE_NS) -> int:
+    """Give every thread of this process the short slice (those it starts later inherit it); how many took it.
+    Called by ``start``: the processes the bot starts (image and analysis workers) set the default back."""
+    try:
+        tids = [int(t) for t in os.listdir("/proc/self/task")]
+    except OSError:
+        return 0
+    return sum(set_slice(ns, tid) for tid in tids)
+
+
 # ----- in a worker process ------------------------------------------------------------------------------------
 def _trimmer():
     """glibc's malloc_trim, which hands freed heap pages back to the system (free() keeps them for later);
@@ -145,6 +205,7 @@ def _warm() -> None:
     import render  # noqa: F401
 
     _trim = _trimmer()
+    set_slice(0)              # the kernel's default slice, not the bot's short one it inherited (quick_threads)
     if hasattr(os, "nice"):
         os.nice(5)
 
@@ -394,6 +455,7 @@ def start(processes: int | None = None, threads: int | None = None) -> None:
     _threads = threads or default_threads()
     _stopping.clear()
     _running = True
+    quick_threads()           # the bot's threads take the core from a drawing worker at once (see BOT_SLICE_NS)
     with _lock:
         if not any(not w.closing for w in _workers):
             _spawn()

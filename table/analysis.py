@@ -199,6 +199,11 @@ class Pause:
                 os.close(fd)
                 continue
             self._fds[pid] = fd
+            # the kernel's default slice, not the bot's short one it inherited: woken by a SIGCONT, a worker
+            # must not take a core from an image worker at once (render/workers.py, BOT_SLICE_NS)
+            from render.workers import set_slice  # here: a worker itself loads no Pillow
+
+            set_slice(0, pid)
             if self.paused:
                 self._signal(pid, signal.SIGSTOP)
 

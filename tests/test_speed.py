@@ -13,6 +13,7 @@ import random
 import signal
 import sqlite3
 
+import pytest
 from PIL import Image
 
 import tests.tinygame  # noqa: F401
@@ -233,6 +234,46 @@ async def test_images_are_drawn_in_worker_processes_and_survive_a_dead_worker(st
         assert Image.open(io.BytesIO(again.image.data)).size == Image.open(io.BytesIO(reply.image.data)).size
         third = await (await svc.status(w, CY)).render()              # and the pool works again afterwards
         assert third.image.data
+    finally:
+        rendering.stop()
+
+
+def _custom_slices() -> bool:
+    """Whether this kernel keeps a thread's own time slice (Linux 6.12 and later), tried on a thread of its own."""
+    import threading
+
+    took = []
+    probe = threading.Thread(target=lambda: took.append(rendering.set_slice(rendering.BOT_SLICE_NS)
+                                                        and rendering.get_slice() == rendering.BOT_SLICE_NS))
+    probe.start()
+    probe.join()
+    return took == [True]
+
+
+async def test_the_bots_threads_take_the_core_from_a_drawing_worker_at_once(store):
+    """A move's steps wake one thread after another; each takes the core from a drawing worker at once only if
+    its slice is the shorter (render/workers.py, BOT_SLICE_NS). Every thread of the bot, those it starts later
+    included, asks for the short slice; its image workers keep the kernel's default; nobody's nice changes."""
+    import threading
+
+    if not _custom_slices():
+        pytest.skip("this kernel has no per-thread time slices (Linux 6.12 and later)")
+    nice = os.nice(0)
+    rendering.start(1)
+    try:
+        job = _wassamasaw_jobs(1)[0]
+        assert Image.open(io.BytesIO(await rendering.draw(job))).format == "PNG"
+        tids = [int(t) for t in os.listdir("/proc/self/task")]
+        assert {rendering.get_slice(t) for t in tids} == {rendering.BOT_SLICE_NS}
+        later = []
+        thread = threading.Thread(target=lambda: later.append(rendering.get_slice()))
+        thread.start()
+        thread.join()
+        assert later == [rendering.BOT_SLICE_NS]
+        (worker,) = rendering.worker_pids()
+        assert rendering.get_slice(worker) > rendering.BOT_SLICE_NS           # the default (1.4 ms on 2 cores)
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, nice + 5)   # the worker's nice as before
+        assert os.nice(0) == nice
     finally:
         rendering.stop()
 

@@ -43,8 +43,11 @@ async def run_console(db_path: Path, out_dir: Path, stream=None) -> None:
     from store import open_store
     from table import TableService
 
-    async with open_store(db_path) as store:
+    store = await open_store(db_path).open(apart=True)     # a migration in a process of its own, as the bot's
+    try:
         await run(TableService(store), stream=stream, out_dir=out_dir)
+    finally:
+        await store.close()
 
 
 def fail(message: str, code: int = 1) -> int:

@@ -187,7 +187,7 @@ async def main_async(args) -> int:
     from table import TableService, User, Where
 
     with tempfile.TemporaryDirectory() as tmp:
-        async with open_store(args.db or Path(tmp) / "load.db") as store:
+        async with await open_store(args.db or Path(tmp) / "load.db").open(apart=True) as store:   # as the bot
             svc = TableService(store)
             t = time.perf_counter()
             await store_ended_games(svc, args.games)

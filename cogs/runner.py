@@ -200,7 +200,9 @@ async def serve(token: str, db_path: Path | str, dev_guild: str | None = None, i
                 shards: Shards | None = None, metrics_at: tuple[str, int] | None = None) -> int:
     store = open_store(db_path, shards)     # a SQLite file, or DATABASE_URL's PostgreSQL
     try:
-        await store.open()         # before logging in: a database that cannot be used stops us at once
+        # before logging in: a database that cannot be used stops us at once; a migration runs in a process of
+        # its own (Alembic never stays in the bot's memory)
+        await store.open(apart=True)
     except StoreError as e:
         print(f"teahouse: {e}", file=sys.stderr)
         return 1

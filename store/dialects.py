@@ -173,6 +173,14 @@ class Side:
     def foreign(self) -> str:
         return self.FOREIGN.format(path=self.path)
 
+    def address(self) -> str:
+        """What ``Store(…)`` was given: another process opens the same database with it."""
+        return self.path
+
+    def reachable_apart(self) -> bool:
+        """Whether another process can open this same database (a migration's child: store/upgrade.py)."""
+        return True
+
 
 class SqliteSide(Side):
     """Two aiosqlite connections per store: the writer (BEGIN IMMEDIATE issued by Teahouse, one transaction at
@@ -186,6 +194,9 @@ class SqliteSide(Side):
     def __init__(self, path: str):
         self.path = path
         self.uri = path.startswith("file:")     # a SQLite URI (file:teahouse.db?mode=ro) is taken as one
+
+    def reachable_apart(self) -> bool:
+        return self.path != ":memory:" and not (self.uri and "mode=memory" in self.path)
 
     def engine(self):
         import aiosqlite
@@ -373,6 +384,9 @@ class PostgresSide(Side):
         self.unreachable = (OSError, asyncio.TimeoutError, asyncpg.CannotConnectNowError,
                             asyncpg.ConnectionFailureError, asyncpg.InterfaceError, asyncpg.InternalClientError)
         self.extra_errors = (asyncpg.PostgresError, *self.unreachable)
+
+    def address(self) -> str:
+        return self.url
 
     def engine(self):
         url = "postgresql+asyncpg://" + self.url.split("://", 1)[1]

@@ -173,15 +173,17 @@ class Store:
         self.endings = 0          # games this process ended (finished or abandoned): a league looks again (#35)
 
     # ----- opening and closing ---------------------------------------------------------------------------
-    async def open(self, revision: str = "head") -> Store:
-        """Open (creating if needed) and bring the schema up to ``revision`` (tests build older schemas).
-        Anything that makes the database unusable — a damaged or foreign file, a newer schema, a read-only file
-        or folder, a server that cannot be reached or refuses — raises StoreError with one clear line."""
+    async def open(self, revision: str = "head", apart: bool = False) -> Store:
+        """Open (creating if needed) and bring the schema up to ``revision`` (tests build older schemas); with
+        ``apart`` (the bot), a migration runs in a process of its own, so Alembic never stays in this one's
+        memory (store/upgrade.py). Anything that makes the database unusable — a damaged or foreign file, a
+        newer schema, a read-only file or folder, a server that cannot be reached or refuses — raises
+        StoreError with one clear line."""
         from .upgrade import upgrade
 
         try:
             await self.side.open()
-            await upgrade(self, revision)
+            await upgrade(self, revision, apart)
         except StoreError as e:
             await self.close()
             cause = e.__cause__
@@ -204,7 +206,9 @@ class Store:
         return self.side.closed
 
     async def __aenter__(self) -> Store:
-        return await self.open()
+        """Opens the store (unless it is open already: ``async with await store.open(apart=True)``); the end of
+        the block closes it."""
+        return self if not self.closed else await self.open()
 
     async def __aexit__(self, *exc) -> None:
         await self.close()

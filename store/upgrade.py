@@ -14,6 +14,13 @@
 - Refused before anything is written: a revision this code does not know, or a legacy number above the newest
   revision (a newer Teahouse wrote it), and tables without any Teahouse schema (a foreign database).
 
+- The bot migrates in a process of its own (``Store.open(apart=True)``: bot.py, the console, bench/load.py): a
+  database that needs a revision is brought up to date by a child process that loads Alembic, so the bot's own
+  memory never holds it (Alembic, Mako and their templates: 7–12 MB, for as long as the bot runs, after every
+  upgrade that brings a revision). The checks, the backup and the log line stay in the bot; the child does the
+  write below and says the revision it reached, or the one line that explains its failure. A database that
+  is up to date (most starts) needs no child; an in-memory one is migrated in place. Tests migrate in place.
+
 To add a revision: ``alembic -c store/migrations/alembic.ini revision --rev-id 0008 -m "what changes"`` (the
 file name must start with its four-digit id: a start at the newest revision knows the chain by these names), then
 write its ``upgrade()`` with ``op.`` calls (``op.get_bind().dialect.name`` for what differs by database) and
@@ -25,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sys
 from pathlib import Path
 
 from sqlalchemy import inspect, text
@@ -86,8 +94,9 @@ def _run(sync_conn, legacy: int, target: str) -> str | None:
     return current_revision(sync_conn)
 
 
-async def upgrade(store, target: str = "head") -> None:
-    """Check, back up and upgrade ``store``'s database (see the module's docstring)."""
+async def upgrade(store, target: str = "head", apart: bool = False) -> None:
+    """Check, back up and upgrade ``store``'s database (see the module's docstring); with ``apart``, a
+    migration runs in a child process."""
     side, head = store.side, HEAD
     async with side.connection("read") as conn:
         tables, revision = await conn.run_sync(_look)
@@ -101,14 +110,76 @@ async def upgrade(store, target: str = "head") -> None:
         await side.prepare(conn)
     if side.name == "sqlite" and (revision or legacy) and revision != head:
         await backup(side.path, f"before-{revision}" if revision else f"before-user_version-{legacy}")
+    if apart and not (revision == head and target == "head") and side.reachable_apart():
+        now = await _apart(store, target)
+    else:
+        now = await _migrate(side, target)
+    if now != revision:
+        was = revision or (f"user_version {legacy}" if legacy else "nothing: a new database")
+        log.info("the database %s is at revision %s (it was at %s)", side.path, now, was)
+
+
+async def _migrate(side, target: str) -> str | None:
+    """Adopt and upgrade the database to ``target`` in one transaction; the revision it is at then."""
     async with side.connection("write") as conn:       # the write also shows a read-only file or folder
         await side.lock_for_migration(conn)
         legacy = await side.legacy_version(conn)       # another process may have migrated meanwhile
         now = await conn.run_sync(_run, legacy, target)
         await side.set_legacy_version(conn, int(now or 0))
-    if now != revision:
-        was = revision or (f"user_version {legacy}" if legacy else "nothing: a new database")
-        log.info("the database %s is at revision %s (it was at %s)", side.path, now, was)
+    return now
+
+
+ROOT = str(Path(__file__).resolve().parent.parent)
+_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from store.upgrade import _child; _child()"
+
+
+async def _apart(store, target: str) -> str | None:
+    """``_migrate`` in a child process (this module's ``_child``): the database's address goes down its
+    standard input (a PostgreSQL URL holds a password: never on a command line), the revision reached or the
+    reason it failed comes back on its standard output."""
+    import json
+
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _CHILD, ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    out, err = await child.communicate(json.dumps({"db": store.side.address(), "target": target}).encode())
+    try:
+        answer = json.loads(out.decode().strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        answer = {}
+    if "revision" in answer:
+        return answer["revision"]
+    if "error" in answer:
+        raise StoreError(answer["error"])
+    log.error("the migration's process failed (exit %s): %s", child.returncode, err.decode(errors="replace")[-2000:])
+    raise StoreError(f"The database {store.side.path} could not be brought up to date: its migration's process "
+                     f"ended without an answer (exit {child.returncode}); the log says more.")
+
+
+def _child() -> None:
+    """The child of ``_apart``: migrate, and say the revision (``{"revision": …}``) or the one line that
+    explains the failure (``{"error": …}``), as ``Store.open`` would raise it."""
+    import json
+
+    from .store import Store
+
+    asked = json.loads(sys.stdin.read())
+
+    async def main() -> dict:
+        store = Store(asked["db"])
+        try:
+            await store.side.open()
+            return {"revision": await _migrate(store.side, asked["target"])}
+        except StoreError as e:
+            return {"error": str(e)}
+        except Exception as e:   # noqa: BLE001 — Store.open's explanation of a database failing
+            from .dialects import driver_error
+
+            return {"error": store.side.explain(driver_error(e))}
+        finally:
+            await store.close()
+
+    print(json.dumps(asyncio.run(main())))
 
 
 async def backup(path: str, suffix: str) -> Path:

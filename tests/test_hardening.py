@@ -18,7 +18,7 @@ import tests.tinygame  # noqa: F401  (registers Pebbles)
 from console.table import Console
 from engine import GAMES
 from store import Store
-from store.store import StoreError, StoreFull
+from store.store import SCHEMA_VERSION, StoreError, StoreFull
 from table import TableService, User, Where
 from tests.support import err, started
 
@@ -120,11 +120,24 @@ def _bad_databases(tmp: Path) -> dict[str, tuple[str, str]]:
             "readonly": (f"file:{tmp / 'readonly.db'}?mode=ro", "read-only")}
 
 
+@pytest.mark.parametrize("apart", [False, True], ids=["in place", "migrated apart"])
 @pytest.mark.parametrize("kind", ["corrupt", "foreign", "newer", "readonly"])
-async def test_unusable_databases_raise_one_clear_error(tmp_path, kind):
+async def test_unusable_databases_raise_one_clear_error(tmp_path, kind, apart):
+    """Also when the migration runs in a process of its own (the bot's way): a read-only file fails there."""
     path, words = _bad_databases(tmp_path)[kind]
     with pytest.raises(StoreError, match=words):
-        await Store(path).open()
+        await Store(path).open(apart=apart)
+
+
+async def test_a_migration_process_that_dies_is_one_clear_error_and_nothing_is_half_done(tmp_path, monkeypatch):
+    import store.upgrade as upgrade
+
+    monkeypatch.setattr(upgrade, "_CHILD", "import os; os._exit(3)")       # killed before it said anything
+    with pytest.raises(StoreError, match="could not be brought up to date"):
+        await Store(tmp_path / "t.db").open(apart=True)
+    monkeypatch.undo()
+    async with await Store(tmp_path / "t.db").open(apart=True) as store:  # the next start migrates it
+        assert await store.schema_version() == SCHEMA_VERSION
 
 
 @pytest.mark.parametrize("kind", ["corrupt", "newer", "readonly"])

@@ -139,10 +139,11 @@ async def test_an_old_sqlite_file_is_adopted_backed_up_and_plays_on(tmp_path, ve
     assert len(list(tmp_path.glob("*.bak"))) == 1
 
 
-async def test_a_file_at_an_older_revision_is_copied_before_the_upgrade(tmp_path):
+@pytest.mark.parametrize("apart", [False, True], ids=["in place", "in a process of its own"])
+async def test_a_file_at_an_older_revision_is_copied_before_the_upgrade(tmp_path, apart):
     path = tmp_path / "t.db"
     await (await Store(path).open(revision="0003")).close()
-    async with Store(path) as store:
+    async with await Store(path).open(apart=apart) as store:
         assert await store.schema_version() == SCHEMA_VERSION
     con = sqlite3.connect(tmp_path / "t.db.before-0003.bak")
     try:
@@ -171,9 +172,10 @@ async def load_dump(url: str) -> None:
         await conn.close()
 
 
-async def test_an_old_postgres_database_is_adopted_and_plays_on(pg_url):
+@pytest.mark.parametrize("apart", [False, True], ids=["in place", "in a process of its own"])
+async def test_an_old_postgres_database_is_adopted_and_plays_on(pg_url, apart):
     await load_dump(pg_url)
-    async with open_store(pg_url) as store:
+    async with await open_store(pg_url).open(apart=apart) as store:
         assert await store.schema_version() == SCHEMA_VERSION
         await check_stored(store, EXPECTED["pg"], 5)
         await play_on(store, EXPECTED["pg"] | {"clock": EXPECTED["clock"]})
@@ -214,7 +216,8 @@ async def test_the_revisions_build_exactly_the_schema_the_queries_use(any_store)
 def test_a_start_at_the_newest_revision_loads_no_alembic(tmp_path):
     """Alembic is loaded only when a database needs a migration (memory at rest, issue #29): a bot that
     starts on an up-to-date database reads the revision with one query; the chain's head is the newest
-    revision file, and SCHEMA_VERSION names it."""
+    revision file, and SCHEMA_VERSION names it. The bot (``open(apart=True)``) migrates a new database in a
+    process of its own, so Alembic is never in its memory (issue #33); in place, the first start loads it."""
     import subprocess
     import sys
 
@@ -223,11 +226,18 @@ def test_a_start_at_the_newest_revision_loads_no_alembic(tmp_path):
     assert HEAD == scripts().get_current_head() == f"{SCHEMA_VERSION:04d}"
     assert list(REVISIONS) == sorted(s.revision for s in scripts().walk_revisions())
     db = tmp_path / "t.db"
-    code = ("import asyncio, sys; from store import open_store\n"
-            "async def main():\n"
-            f"    async with open_store({str(db)!r}) as store: await store.schema_version()\n"
-            "asyncio.run(main()); print(any(m.startswith('alembic') for m in sys.modules))")
     root = Path(__file__).resolve().parent.parent
-    first = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
-    again = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
-    assert (first.stdout.strip(), again.stdout.strip()) == ("True", "False")   # created by Alembic; then not
+
+    def start(path: Path, apart: bool) -> tuple[str, str]:
+        code = ("import asyncio, sys; from store import open_store\n"
+                "async def main():\n"
+                f"    async with await open_store({str(path)!r}).open(apart={apart}) as store:\n"
+                "        print(await store.schema_version())\n"
+                "asyncio.run(main()); print(any(m.startswith('alembic') for m in sys.modules))")
+        run = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+        return tuple(run.stdout.split())
+
+    head = str(SCHEMA_VERSION)
+    assert [start(db, False), start(db, False)] == [(head, "True"), (head, "False")]   # created by Alembic; then not
+    bots = tmp_path / "bot.db"
+    assert [start(bots, True), start(bots, True)] == [(head, "False"), (head, "False")]

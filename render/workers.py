@@ -202,7 +202,9 @@ def _warm() -> None:
     """Load fonts and game data once per worker, so its first image is as fast as the rest; and yield the
     processor to the bot itself, so saving and answering a move never waits behind drawing."""
     global _trim
-    import render  # noqa: F401
+    import render
+
+    render.renderers()        # every renderer, Pillow and the fonts
 
     _trim = _trimmer()
     set_slice(0)              # the kernel's default slice, not the bot's short one it inherited (quick_threads)

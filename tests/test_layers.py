@@ -73,3 +73,40 @@ def test_the_image_workers_load_neither_the_store_nor_discord():
                  f"print(sorted(m for m in {heavy} if m in sys.modules))"):
         out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
         assert out.stdout.strip() == "[]"
+
+
+def test_the_bot_loads_no_pillow_until_it_draws():
+    """The bot hands pictures to its workers (render.workers) and draws nothing itself while they run, so
+    neither Pillow nor the renderers are in its memory (~9 MB, issue #33); a picture drawn in the bot (no
+    workers: the console, tests) loads them then."""
+    import subprocess
+    import sys
+
+    code = """
+import asyncio, sys
+from engine import GAMES
+from render import workers as rendering
+from table import TableService, User, Where
+from store import Store
+
+async def main(tmp):
+    async with await Store(tmp + "/t.db").open(apart=True) as store:
+        svc = TableService(store)
+        where, alice, bob = Where("c", "g"), User("1", "Alice"), User("2", "Bob")
+        await svc.open_table(where, alice, "wagara")
+        await svc.join(where, bob)
+        reply = await (await svc.start(where, alice)).render()
+        print(bool(reply.image.data), "PIL" in sys.modules, "render.common" in sys.modules)
+        rendering.stop()
+        from render import render_png
+        game = GAMES["wagara"]
+        state = game.new(["1", "2"], 1)
+        print(bool(render_png("wagara", game.view(state, None), {}, None)), "PIL" in sys.modules)
+
+import tempfile
+rendering.start(1)
+with tempfile.TemporaryDirectory() as tmp:
+    asyncio.run(main(tmp))
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False", "False", "True", "True"]

@@ -325,15 +325,26 @@ class Reply:
         return self
 
     async def _draw(self) -> None:
+        """Every picture begun at once, then awaited: a move's channel picture and its players' private ones
+        (a hand, a secret choice) are drawn side by side by the image workers, not one after another (a reply
+        of two pictures waited for both in turn: most of the slowest twentieth at 50 channels, issue #33)."""
         from render import workers as rendering
 
+        drawing: list[tuple[Picture, asyncio.Future]] = []
         for pic in self.pictures():
             if pic.data is None and pic.early is not None:
-                pic.data = await pic.early
+                drawing.append((pic, pic.early))
             elif pic.data is None and pic.job is not None:
-                pic.data = await rendering.draw(pic.job, pic.key, pic.order)
+                drawing.append((pic, rendering.begin(pic.job, pic.key, pic.order)))
             elif pic.data is None and pic.make is not None:
-                pic.data = await asyncio.to_thread(pic.make)
+                drawing.append((pic, asyncio.ensure_future(asyncio.to_thread(pic.make))))
+        done = await asyncio.gather(*(fut for _pic, fut in drawing), return_exceptions=True)
+        for (pic, _fut), data in zip(drawing, done, strict=True):
+            if not isinstance(data, BaseException):
+                pic.data = data
+        failed = next((data for data in done if isinstance(data, BaseException)), None)
+        if failed is not None:          # every picture was waited for; the first failure is the reply's
+            raise failed
 
 
 @dataclass

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import itertools
 import logging
 import os
@@ -143,9 +144,10 @@ def _sched_call(table: dict, tid: int, attr: _SchedAttr, *args) -> bool:
     number = table.get(os.uname().machine) if sys.platform.startswith("linux") else None
     if number is None:
         return False
+    libc = _libc()
     try:
-        return ctypes.CDLL(None, use_errno=True).syscall(number, tid, ctypes.byref(attr), *args) == 0
-    except (OSError, AttributeError):
+        return libc is not None and libc.syscall(number, tid, ctypes.byref(attr), *args) == 0
+    except AttributeError:
         return False
 
 
@@ -328,7 +330,9 @@ def _unmap_fonts() -> None:
             libc.madvise(ctypes.c_void_p(low), ctypes.c_size_t(high - low), MADV_DONTNEED)
 
 
+@functools.lru_cache(maxsize=1)
 def _libc():
+    """The C library, looked up once (find_library may run ldconfig); None where it cannot be loaded."""
     try:
         return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
     except OSError:

@@ -181,9 +181,15 @@ class Store:
         StoreError with one clear line."""
         from .upgrade import upgrade
 
+        await self.opened_for(lambda: upgrade(self, revision, apart))
+        return self
+
+    async def opened_for(self, work):
+        """Open the database, then ``await work()`` (its result returned); on any failure the store is closed
+        and the reason raised as ``open`` raises it (a migration's child process uses it: store/upgrade.py)."""
         try:
             await self.side.open()
-            await upgrade(self, revision, apart)
+            return await work()
         except StoreError as e:
             await self.close()
             cause = e.__cause__
@@ -195,7 +201,6 @@ class Store:
             if not isinstance(driver_error(e), (sa_exc.SQLAlchemyError, *self.side.extra_errors, ValueError)):
                 raise
             raise StoreError(self.side.explain(driver_error(e))) from e
-        return self
 
     async def close(self) -> None:
         await self.side.close()

@@ -485,9 +485,9 @@ class Store:
 
     async def _set_timers(self, conn, game_id: int, version: int, timers, keep: tuple[str, ...] = ()) -> None:
         await conn.execute(q.DROP_TIMERS, {"game_id": game_id, "keep": list(keep)})
-        if timers:     # one statement of all the rows (one call to SQLite's thread; executemany made two)
-            await conn.execute(q.NEW_TIMER.values([{"game_id": game_id, "kind": kind, "version": version, "due": due}
-                                                   for kind, due in timers]))
+        if timers:
+            await conn.execute(q.NEW_TIMER, [{"game_id": game_id, "kind": kind, "version": version, "due": due}
+                                             for kind, due in timers])
 
     # ----- timers ----------------------------------------------------------------------------------------
     async def pending_timers(self, game_id: int | None = None) -> list[Timer]:

@@ -190,39 +190,6 @@ class Context:
         locale = i18n.user_locale() if viewer is not None and viewer == i18n.caller() else i18n.current()
         return (row.game, game.view(state, viewer), self.seat_names(row), viewer, locale), (row.id, viewer, locale)
 
-    def draw_early(self, row: GameRow, game: Game, state) -> tuple | None:
-        """Start drawing the channel's picture of ``state`` now, while the move that leads there is being
-        stored: the save and the drawing overlap, and the picture is ready a save sooner (issue #33). It is
-        only a head start: ``take_early`` gives it to the reply whose picture is exactly this one, and drops it
-        otherwise (the move was not stored). None when computers act next (the picture will show their moves
-        too) or this table service draws no pictures. Returns (job, key, task)."""
-        if not self.render:
-            return None
-        if game.result(state) is None:
-            for seat in game.to_act(state):
-                held = row.seat_of(seat)
-                if held is None or held.is_bot:
-                    return None
-        from render import workers as rendering
-
-        job, key = self.picture_job(row, game, state, None)
-        task = rendering.begin(job, key, row.version + 1)
-        task.add_done_callback(_looked_at)
-        return job, key, task
-
-    @staticmethod
-    def take_early(reply, early: tuple | None) -> None:
-        """The picture ``draw_early`` started goes to ``reply`` if it is the one the reply shows, else it is
-        dropped."""
-        if early is None:
-            return
-        job, key, task = early
-        picture = getattr(reply, "image", None)
-        if picture is not None and picture.data is None and picture.key == key and picture.job == job:
-            picture.early = task
-        else:
-            task.cancel()
-
     @staticmethod
     def alt_text(row: GameRow, game: Game, public_view: dict) -> str:
         """An image's description in words (#16) from the game's summary of the public view, with names;
@@ -426,10 +393,3 @@ async def _interaction(ctx: Context, where: Where | None, user: User | None):
         except StoreError:
             log.warning("could not remember the languages of an interaction")
         yield
-
-
-def _looked_at(task: asyncio.Future) -> None:
-    """A picture drawn ahead whose reply never awaited it (dropped, or its move not stored): its error, if any,
-    is read here, so asyncio does not report it as never retrieved (the reply's own drawing reports errors)."""
-    if not task.cancelled():
-        task.exception()

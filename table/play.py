@@ -104,23 +104,13 @@ class Play:
                     return Reply.fail(user.id, why, game_id=row.id, version=row.version)
                 moves.append((user.id, text, game.describe(state, user.id, text, new)))
                 state = new
-            early = ctx.draw_early(row, game, state)      # the picture is drawn while the move is stored
-            try:
-                committed = await self.commit(row, game, prev, state, moves)
-            except BaseException:
-                ctx.take_early(None, early)
-                raise
+            committed = await self.commit(row, game, prev, state, moves)
             if committed is None:
-                ctx.take_early(None, early)
                 return Reply.fail(user.id, _("Someone else moved at the same moment, so your move was not "
                                              "applied. Look at the game again and retry."))
             row, state, lines = committed
         log.info("game %s: move %s by %s", row.id, row.version, user.id)
-        reply = None
-        try:
-            reply = await self.after_change(row, game, state, lines)
-        finally:
-            ctx.take_early(reply, early)
+        reply = await self.after_change(row, game, state, lines)
         return await self.coached(reply, row, game, state, user, (before, prev, moves))
 
     @speaks

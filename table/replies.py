@@ -55,8 +55,6 @@ class Picture:
     key: tuple | None = field(default=None, repr=False)   # (game id, viewer): a newer job of the same key
     order: int = 0                                        # (a higher order, the version) supersedes a waiting one
     alt: str = ""       # the picture in words, for screen readers (Discord's attachment description), #16
-    # the same picture already being drawn (Context.draw_early: started while the move was stored)
-    early: asyncio.Future | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -332,9 +330,7 @@ class Reply:
 
         drawing: list[tuple[Picture, asyncio.Future]] = []
         for pic in self.pictures():
-            if pic.data is None and pic.early is not None:
-                drawing.append((pic, pic.early))
-            elif pic.data is None and pic.job is not None:
+            if pic.data is None and pic.job is not None:
                 drawing.append((pic, rendering.begin(pic.job, pic.key, pic.order)))
             elif pic.data is None and pic.make is not None:
                 drawing.append((pic, asyncio.ensure_future(asyncio.to_thread(pic.make))))

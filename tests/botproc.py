@@ -64,8 +64,8 @@ def record_posts(path: str) -> None:
 
 
 def slow_pictures(seconds: float, skip: int) -> None:
-    """Every picture handed to the image workers (render.workers.begin: ``draw`` and a move's picture begun
-    early both go through it) waits ``seconds`` first, after the first ``skip``."""
+    """Every picture handed to the image workers (render.workers.begin: ``draw`` and a reply's pictures both go
+    through it) waits ``seconds`` first, after the first ``skip``."""
     from render import workers as rendering
 
     original, drawn = rendering.begin, [0]

@@ -285,91 +285,49 @@ async def test_without_a_pool_images_are_drawn_in_a_thread(store):
     assert reply.image.data.startswith(b"\x89PNG")
 
 
-async def _playing(svc, where, users, bots: int = 0):
-    """A started two-seat Wassamasaw table and the first seat to move that a person holds."""
-    assert (await svc.open_table(where, users[0], "wassamasaw")).ok
-    for u in users[1:]:
-        assert (await svc.join(where, u)).ok
-    for _ in range(bots):
-        assert (await svc.add_bot(where, users[0])).ok
-    assert (await svc.start(where, users[0])).ok
-    row = await svc.store.open_game(where.channel)
-    game = GAMES["wassamasaw"]
-    state = game.load(row.state)
-    by_id = {u.id: u for u in users}
-    seat = next(s for s in game.to_act(state) if s in by_id)
-    return row, game, state, by_id[seat]
+async def test_a_replys_pictures_are_drawn_side_by_side(monkeypatch):
+    """#33: a reply's channel picture and its private ones are all handed to the workers before any is waited
+    for (a reply of two pictures waited for both in turn); each gets its own picture, and a failure of one is
+    the reply's after all were waited for."""
+    from table.replies import Private
 
-
-async def test_a_moves_picture_is_drawn_while_the_move_is_stored(store, monkeypatch):
-    """#33: the channel's picture of a move starts before the move is stored, so the save and the drawing
-    overlap; the reply then takes that picture, the one it would have drawn itself."""
-    svc = TableService(store)
-    w = Where("early", "g")
-    row, game, state, user = await _playing(svc, w, [ALICE, BOB])
-    events, real_begin, real_record = [], rendering.begin, store.record_moves
+    jobs = _wassamasaw_jobs(3)
+    begun, futures = [], []
+    loop = asyncio.get_running_loop()
 
     def begin(job, key=None, order=0):
-        events.append("draw")
-        return real_begin(job, key, order)
-
-    async def record_moves(*args, **kwargs):
-        events.append("stored")
-        return await real_record(*args, **kwargs)
+        begun.append(job)
+        futures.append(loop.create_future())
+        return futures[-1]
 
     monkeypatch.setattr(rendering, "begin", begin)
-    monkeypatch.setattr(store, "record_moves", record_moves)
-    reply = await svc.act(w, user, game.legal_actions(state, user.id)[0], version=row.version)
-    assert reply.ok and reply.image.early is not None
-    assert events == ["draw", "stored"]                 # begun before the save, and drawn once
-    await reply.render()
-    assert same_picture(reply.image.data, rendering._render_png(*reply.image.job))
-    assert reply.image.key == (row.id, None, "en") and reply.image.order == row.version + 1
 
+    def reply_of(jobs):
+        private = [Private(str(i), "yours", Picture(f"p{i}.png", job=job)) for i, job in enumerate(jobs[1:])]
+        return Reply(text="moved", image=Picture("table.png", job=jobs[0]), private=private)
 
-async def test_a_picture_begun_for_a_move_not_stored_is_dropped(store, monkeypatch):
-    from store.store import VersionConflict
+    reply = reply_of(jobs)
+    drawing = asyncio.ensure_future(reply.render())
+    while len(begun) < 3:
+        await asyncio.sleep(0)
+    assert begun == jobs and not drawing.done()          # all three handed over, none awaited yet
+    for n, fut in enumerate(reversed(futures)):         # finished in any order
+        fut.set_result(b"png %d" % n)
+    await drawing
+    assert [p.data for p in reply.pictures()] == [b"png 2", b"png 1", b"png 0"]
 
-    svc = TableService(store)
-    w = Where("early-lost", "g")
-    row, game, state, user = await _playing(svc, w, [ALICE, BOB])
-    begun, real_early = [], svc.draw_early
-    monkeypatch.setattr(svc, "draw_early", lambda *a: begun.append(real_early(*a)) or begun[-1])
-
-    async def conflict(*args, **kwargs):
-        raise VersionConflict("moved on")
-
-    monkeypatch.setattr(store, "record_moves", conflict)
-    reply = await svc.act(w, user, game.legal_actions(state, user.id)[0], version=row.version)
-    assert not reply.ok and "at the same moment" in reply.private[0].text
-    task = begun[0][2]
-    try:
-        await task
-    except asyncio.CancelledError:
-        pass
-    assert task.cancelled()
-    assert (await store.open_game(w.channel)).version == row.version      # nothing changed
-
-
-async def test_no_picture_is_begun_early_when_a_computer_moves_next(store):
-    """A computer's move follows at once and the picture must show it: no head start then."""
-    svc = TableService(store)
-    w = Where("early-bot", "g")
-    row, game, state, user = await _playing(svc, w, [ALICE], bots=1)
-    for _ in range(20):                                 # until a move of Alice's hands the turn over
-        action = game.legal_actions(state, user.id)[0]
-        handing = user.id not in game.to_act(game.apply(state, user.id, action))
-        reply = await svc.act(w, user, action, version=row.version)
-        assert reply.ok and (reply.image.early is None) == handing
-        if handing:
-            break
-        row = await store.open_game(w.channel)
-        state = game.load(row.state)
-    assert handing
-    after = await store.open_game(w.channel)
-    assert after is None or after.version >= row.version + 2         # the computer moved too
-    await reply.render()
-    assert reply.image.data.startswith(b"\x89PNG")
+    begun.clear(), futures.clear()
+    reply = reply_of(jobs[:2])
+    drawing = asyncio.ensure_future(reply.render())
+    while len(begun) < 2:
+        await asyncio.sleep(0)
+    futures[0].set_exception(RuntimeError("the worker failed"))
+    await asyncio.sleep(0)
+    assert not drawing.done()                           # the other picture is still waited for
+    futures[1].set_result(b"png")
+    with pytest.raises(RuntimeError):
+        await drawing
+    assert reply.private[0].image.data == b"png"
 
 
 # ----- interactions are acknowledged within 100 ms, however slow the work --------------------------------

@@ -680,3 +680,27 @@ class Store:
         stmt = q.BOARD if guild is None else q.BOARD_IN_GUILD
         rows = await self._all(stmt, {"game": game, "guild": guild, "limit": limit})
         return [(r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+
+def migrate_child() -> None:
+    """The process that ``Store.open(apart=True)`` starts to migrate a database (store/upgrade.py): the
+    database's address and the target revision come on standard input; the revision reached
+    (``{"revision": …}``) or the one line that explains the failure, as ``open`` would raise it
+    (``{"error": …}``), goes out on standard output. A bug (not the database) raises on: its traceback goes to
+    the bot's log."""
+    import sys
+
+    from .upgrade import migrate_here
+
+    asked = json.loads(sys.stdin.read())
+
+    async def main() -> dict:
+        store = Store(asked["db"])
+        try:
+            return {"revision": await store.opened_for(lambda: migrate_here(store.side, asked["target"]))}
+        except StoreError as e:
+            return {"error": str(e)}
+        finally:
+            await store.close()
+
+    print(json.dumps(asyncio.run(main())))

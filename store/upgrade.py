@@ -113,13 +113,13 @@ async def upgrade(store, target: str = "head", apart: bool = False) -> None:
     if apart and not (revision == head and target == "head") and side.reachable_apart():
         now = await _apart(store, target)
     else:
-        now = await _migrate(side, target)
+        now = await migrate_here(side, target)
     if now != revision:
         was = revision or (f"user_version {legacy}" if legacy else "nothing: a new database")
         log.info("the database %s is at revision %s (it was at %s)", side.path, now, was)
 
 
-async def _migrate(side, target: str) -> str | None:
+async def migrate_here(side, target: str) -> str | None:
     """Adopt and upgrade the database to ``target`` in one transaction; the revision it is at then."""
     async with side.connection("write") as conn:       # the write also shows a read-only file or folder
         await side.lock_for_migration(conn)
@@ -130,11 +130,11 @@ async def _migrate(side, target: str) -> str | None:
 
 
 ROOT = str(Path(__file__).resolve().parent.parent)
-_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from store.upgrade import _child; _child()"
+_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from store.store import migrate_child; migrate_child()"
 
 
 async def _apart(store, target: str) -> str | None:
-    """``_migrate`` in a child process (this module's ``_child``): the database's address goes down its
+    """``migrate_here`` in a child process (store.store's ``migrate_child``): the database's address goes down its
     standard input (a PostgreSQL URL holds a password: never on a command line), the revision reached or the
     reason it failed comes back on its standard output."""
     import json
@@ -154,27 +154,6 @@ async def _apart(store, target: str) -> str | None:
     log.error("the migration's process failed (exit %s): %s", child.returncode, err.decode(errors="replace")[-2000:])
     raise StoreError(f"The database {store.side.path} could not be brought up to date: its migration's process "
                      f"ended without an answer (exit {child.returncode}); the log says more.")
-
-
-def _child() -> None:
-    """The child of ``_apart``: migrate, and say the revision (``{"revision": …}``) or the one line that
-    explains the failure (``{"error": …}``), as ``Store.open`` would raise it."""
-    import json
-
-    from .store import Store
-
-    asked = json.loads(sys.stdin.read())
-
-    async def main() -> dict:
-        store = Store(asked["db"])
-        try:   # a bug (not the database) raises on: its traceback goes to the bot's log (_apart)
-            return {"revision": await store.opened_for(lambda: _migrate(store.side, asked["target"]))}
-        except StoreError as e:
-            return {"error": str(e)}
-        finally:
-            await store.close()
-
-    print(json.dumps(asyncio.run(main())))
 
 
 async def backup(path: str, suffix: str) -> Path:

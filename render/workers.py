@@ -580,9 +580,9 @@ async def draw(job: tuple, key: object = None, order: int = 0) -> bytes | None:
 
 def begin(job: tuple, key: object = None, order: int = 0) -> asyncio.Future:
     """As ``draw``, but the job is handed over before this returns (a worker may start on it at once), and
-    what comes back is a future of the PNG: for a caller that has more to do meanwhile (a move's picture is
-    begun before the move is stored). Cancelling the future drops the caller's wait, not the job. Called on
-    the event loop."""
+    what comes back is a future of the PNG: for a caller that has more to do meanwhile (a reply hands all its
+    pictures over before it waits for any). Cancelling the future drops the caller's wait, not the job. Called
+    on the event loop."""
     import asyncio
 
     began = time.perf_counter()

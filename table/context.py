@@ -175,20 +175,16 @@ class Context:
         """The picture of ``viewer``'s view now, to be rendered later (Reply.render)."""
         if not self.render:
             return None
-        job, key = self.picture_job(row, game, state, viewer)
-        view, locale = job[1], job[4]
+        view = game.view(state, viewer)
+        names = self.seat_names(row)
         who = "table" if viewer is None else "private-" + re.sub(r"[^A-Za-z0-9_-]", "_", viewer)[:40]
+        # the channel's picture speaks the channel's language, a private one its viewer's (when it is the caller)
+        locale = i18n.user_locale() if viewer is not None and viewer == i18n.caller() else i18n.current()
         with i18n.speaking(locale):           # its description in words too
             alt = self.alt_text(row, game, view if viewer is None else game.view(state, None))
-        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png", job=job, key=key, order=row.version,
-                       alt=alt)
-
-    def picture_job(self, row: GameRow, game: Game, state, viewer: str | None) -> tuple[tuple, tuple]:
-        """What render.workers draws for ``viewer``'s picture of ``state`` (render_png's arguments) and the key
-        under which a newer picture replaces it. The channel's picture speaks the channel's language, a private
-        one its viewer's (when it is the caller)."""
-        locale = i18n.user_locale() if viewer is not None and viewer == i18n.caller() else i18n.current()
-        return (row.game, game.view(state, viewer), self.seat_names(row), viewer, locale), (row.id, viewer, locale)
+        return Picture(f"{row.game}-{row.id}-v{row.version}-{who}.png",
+                       job=(row.game, view, names, viewer, locale), key=(row.id, viewer, locale),
+                       order=row.version, alt=alt)
 
     @staticmethod
     def alt_text(row: GameRow, game: Game, public_view: dict) -> str:

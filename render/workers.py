@@ -14,7 +14,8 @@ output, each a length and a pickle, read by a thread of the bot. If a worker die
 drawing are drawn in a thread of the bot and the next ones go to a new worker: an image is never lost.
 
 Under more moves than the workers can draw, images wait here, in the bot: a worker is handed one job per
-drawing thread and one spare (so it never idles between jobs). A job given a ``key`` (a game and a viewer)
+drawing thread and no more, so a picture goes to whichever worker frees first (one queue for all: a job
+handed ahead to a busy worker waited there while the other stood idle). A job given a ``key`` (a game and a viewer)
 that finds an older job of the same key still waiting takes its place: only the newest picture of a table is
 drawn, and every caller waiting for that key gets it. So a busy table's queue never holds more than one
 picture per viewer, and the wait for an image stays bounded by the number of tables rather than growing
@@ -68,7 +69,7 @@ IDLE_TRIM_AFTER = 0.5         # seconds a worker waits for its next job before h
 RECYCLE_AFTER = 2000          # jobs drawn by one worker before a fresh worker replaces it (a few minutes' worth)
 IDLE_STOP_AFTER = 600.0       # seconds without a job before the workers exit (the next picture starts one again)
 EXTRA_IDLE_STOP_AFTER = 60.0  # the same for a worker beyond the first (started while pictures queued up)
-SPARE = 1                     # jobs handed to a worker beyond one per drawing thread
+SPARE = 0                     # jobs handed to a worker beyond one per drawing thread (see _capacity)
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 _BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from render.workers import _serve; _serve(int(sys.argv[2]))"
@@ -611,13 +612,15 @@ def begin(job: tuple, key: object = None, order: int = 0) -> asyncio.Future:
 
 
 def _capacity(worker: _Worker) -> int:
-    """Jobs a worker is handed at most: one per drawing thread, and SPARE more so it never idles between jobs
-    (jobs beyond that wait here, in the bot, where a newer picture of the same table can replace them)."""
+    """Jobs a worker is handed at most: one per drawing thread, and SPARE more (jobs beyond that wait here, in
+    the bot, where a newer picture of the same table can replace them). A spare job saved the worker a round
+    trip (~0.3 ms) between pictures, but it waited behind a whole picture while another worker might free
+    first: with two workers, no spare cut the image-ready p95 from 70 / 62 to 63 / 56 ms (docs/performance.md)."""
     return _threads + SPARE
 
 
 def _pump() -> None:
-    """Hand waiting jobs to the workers while one has a free thread (or a spare place). When pictures wait
+    """Hand waiting jobs to the workers while one has a free thread. When pictures wait
     and every worker is full, start another, up to ``_size``: it takes jobs once it has loaded the renderers
     (a few tenths of a second), so meanwhile they go to whichever worker frees first. A worker still starting
     takes jobs only when no other is running (the first picture of a sleeping bot)."""

@@ -405,6 +405,24 @@ def _wassamasaw_jobs(count: int) -> list[tuple]:
     return jobs
 
 
+async def test_a_worker_is_handed_no_more_pictures_than_it_draws_at_once():
+    """One queue for all workers: a picture waits in the bot, not behind another in a busy worker, so it goes
+    to whichever worker frees first."""
+    from render import render_png
+
+    jobs = _wassamasaw_jobs(3)
+    rendering.start(1)
+    try:
+        futures = [rendering.begin(job, key=(20 + i, None), order=i) for i, job in enumerate(jobs)]
+        assert all(len(w.jobs) <= rendering._threads for w in rendering._workers)
+        assert rendering.drawing() <= rendering._threads and rendering.waiting() >= 3 - rendering._threads
+        pictures = await asyncio.gather(*futures)
+        assert same_pictures(pictures, [render_png(*job) for job in jobs])
+        assert rendering.waiting() == 0
+    finally:
+        rendering.stop()
+
+
 async def test_a_newer_picture_of_a_table_replaces_one_still_waiting(monkeypatch):
     from render import render_png
 
@@ -418,7 +436,7 @@ async def test_a_newer_picture_of_a_table_replaces_one_still_waiting(monkeypatch
         other = asyncio.create_task(rendering.draw(jobs[3], key=(8, None), order=3))
         await asyncio.sleep(0)
         assert rendering.waiting() == 2                  # one per table, however many moves
-        monkeypatch.setattr(rendering, "SPARE", 1)
+        monkeypatch.setattr(rendering, "SPARE", 0)
         rendering._pump()
         pictures = await asyncio.gather(*same)
         # every caller of table 7 gets its newest picture, even though order 1 arrived after order 2

@@ -24,12 +24,12 @@ from .colours import BACKGROUND, ELEMENT_COLOURS, GRID, HIGHLIGHT, INK, MUTED, P
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
-# Pillow hands the memory of a freed image back to the system unless told to keep some blocks for the next
-# image. An image takes several large buffers (the canvas, a polygon mask, the cropped and palette copies),
-# and getting fresh pages for them cost a third of the drawing time; a few kept blocks (each as large as the
-# largest image buffer, ~6 MB here) make them cheap. PILLOW_BLOCKS_MAX in the environment can ask for more.
-IMAGE_BLOCKS_KEPT = 8
-Image.core.set_blocks_max(max(IMAGE_BLOCKS_KEPT, Image.core.get_blocks_max()))
+# Pillow can keep freed image blocks for the next image (PILLOW_BLOCKS_MAX); the renderers keep none. A kept
+# block is resized to each new buffer, and a picture's buffers all differ in size (a tall sheet, a polygon mask,
+# the crop, the colour sample, the palette copy), so glibc shrank and regrew its mapping: ~1,000 page faults a
+# picture. Without kept blocks, glibc takes large buffers from its heap once it has seen one freed (its mmap
+# threshold rises to that size) and reuses the heap's pages: 27 faults a picture, 9% less processor time a
+# picture (14% at the 95th percentile), the same memory (docs/performance.md).
 
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:

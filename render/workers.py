@@ -29,7 +29,7 @@ threads in each worker: the PNG encoder runs outside the interpreter lock, but t
 pictures in flight doubled a worker's memory at its peak (docs/performance.md).
 
 Memory: a worker imports Pillow, the renderers and little else (no asyncio: ~26 MB at start). When it falls
-idle it hands back what its images freed (Pillow's kept blocks, then the heap: ``malloc_trim`` on glibc), the
+idle it hands back what its images freed (the heap's free pages: ``malloc_trim`` on glibc), the
 boards and glyph masks kept for a run of pictures, and the font pages it mapped (once per font size); and
 it is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many different images is
 returned too. A bot is idle most of a day: after ``IDLE_STOP_AFTER`` seconds without a job the workers
@@ -293,8 +293,7 @@ def _trim_when_idle(started: int) -> None:
     with _counts:
         idle = started == _started and _active == 0       # no job began since, none is being drawn
     if idle and _trim is not None:
-        # Pillow keeps up to 8 freed image blocks for the next image (~20 MB after a few large boards);
-        # an idle worker needs none of them.
+        # image blocks Pillow kept, if PILLOW_BLOCKS_MAX asked it to; an idle worker needs none of them
         from PIL import Image
 
         import render

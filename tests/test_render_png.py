@@ -135,7 +135,7 @@ def test_a_games_next_picture_takes_the_kept_palette_and_keeps_its_colours(monke
 
     game = GAMES["wagara"]
     state, rnd, drawn = game.new(["100", "101", "102"], 4), random.Random(4), []
-    for _ in range(8):                                  # a table's pictures, a move apart
+    for _ in range(16):                                 # a table's pictures, a move apart
         seat = game.to_act(state)[0]
         state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
         drawn.append(RENDERERS["wagara"](game.view(state, None), NAMES, None))
@@ -166,7 +166,7 @@ def test_a_new_colour_covering_much_of_a_picture_gets_a_palette_of_its_own(monke
 
 
 def test_a_games_own_colours_stay_exact_even_as_a_line_the_colour_sample_misses():
-    """Colours are counted on every other row and column of a large picture; a game's own colours
+    """Colours are counted on every fourth row and column of a table's picture; a game's own colours
     (keep_exact) go in its palette whatever the sample met, so a one-pixel line of one stays exact."""
     from render.common import GAME_COLOURS, PALETTES
     from render.wagara import GEM_COLOURS
@@ -179,6 +179,6 @@ def test_a_games_own_colours_stay_exact_even_as_a_line_the_colour_sample_misses(
     for i in range(300):                                # antialiased shades enough to fill a palette
         draw.text((10 + (i % 20) * 38, 40 + (i // 20) * 40), f"{i}", font=font(20),
                   fill=((i * 37) % 256, (i * 91) % 256, (i * 53) % 256))
-    draw.line([(0, 1100), (799, 1100)], fill=gem)     # an even row: not in the sample
+    draw.line([(0, 1100), (799, 1100)], fill=gem)     # a row the sample skips
     out = Image.open(io.BytesIO(to_png(img, "wagara"))).convert("RGB")
     assert all(out.getpixel((x, 1100)) == gem for x in range(0, 800, 7))

@@ -126,3 +126,37 @@ def test_issue14_the_movers_image_marks_every_space_the_move_can_end_on():
         with record_text() as drawn:
             RENDERERS["wurrm"](G.view(s, viewer), names, viewer)
         assert any(text == "Move can end here" for _, text in drawn) == shown
+
+
+def test_the_cached_board_with_its_highlights_is_the_board_drawn_whole():
+    """paste_board (the board drawn once, then only the patches around highlighted spaces drawn again, on a
+    small scratch moved by whole pixels) gives the very pixels draw_board gives, on both kinds of board."""
+    from render.common import canvas
+    from render.wurrm import board_geometry, colours_for, draw_board, paste_board
+
+    names = {str(i): f"P{i}" for i in range(4)}
+    checked = 0
+    for seed, opts in enumerate([{}, {"board": "random"}, {"board": "random", "bumpers": True}]):
+        seats = [str(i) for i in range(2 + seed)]
+        rnd, s = random.Random(seed), G.new(seats, seed, opts)
+        pointy = set()
+        for _ in range(60):
+            if G.result(s) is not None:
+                break
+            seat = rnd.choice(G.to_act(s))
+            s = G.apply(s, seat, rnd.choice(G.bot_actions(s, seat)))
+            view = G.view(s, None)
+            if not (view.get("last") or {}).get("spaces"):
+                continue
+            colours = colours_for(view["seats"])
+            geo, width = board_geometry(view)
+            height = int(geo.height) + 200
+            cached, _ = canvas(width, height)
+            paste_board(cached, view, geo, colours, names)
+            whole, draw = canvas(width, height)
+            draw_board(draw, view, geo, colours, names)
+            assert cached.tobytes() == whole.tobytes()
+            pointy.add(geo.pointy)
+            checked += 1
+        assert pointy
+    assert checked >= 10

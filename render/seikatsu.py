@@ -548,9 +548,20 @@ def draw_rows(draw, view: dict, names: dict, x: int, y: int, colour: str, width:
 # ----- the image ----------------------------------------------------------------------------------------
 @register("seikatsu")
 def render(view: dict, names: dict, viewer):
+    # drawn on a tall sheet, then cut to what was used (the panel grows with a hand and long names); the rows
+    # of scored lines come only at the end, so only then does the sheet have room for them (a sheet is
+    # cleared before it is drawn on: a third less to clear on every other picture)
+    room = BANNER_H + GARDEN_H + PANEL_MAX_H + (2 * ROWS_H if "result" in view else 0)
+    img, bottom = draw_sheet(view, names, viewer, room)
+    if bottom > room:               # more than foreseen: again, on a sheet that holds it all
+        img, bottom = draw_sheet(view, names, viewer, bottom)
+    return img.crop((0, 0, WIDTH, bottom))
+
+
+def draw_sheet(view: dict, names: dict, viewer, height: int):
+    """The whole image on a sheet ``height`` tall, and how far down it reached (beyond the sheet: cut off)."""
     over = "result" in view
-    # drawn on a tall sheet, then cut to what was used (the panel grows with a hand and long names)
-    img, draw = canvas(WIDTH, BANNER_H + GARDEN_H + PANEL_MAX_H + 2 * ROWS_H, BACKGROUND)
+    img, draw = canvas(WIDTH, height, BACKGROUND)
     text, colour = banner_text(view, names, viewer)
     banner(draw, WIDTH, text, colour=colour, height=BANNER_H)
     garden = garden_for(view, viewer)
@@ -567,4 +578,4 @@ def render(view: dict, names: dict, viewer):
             draw_rows(draw, view, names, 20 + (i % per_line) * cell_w, bottom + 10 + (i // per_line) * ROWS_H,
                       colour, cell_w)
         bottom += ROWS_H * -(-len(used) // per_line)
-    return img.crop((0, 0, WIDTH, bottom))
+    return img, bottom

@@ -225,3 +225,28 @@ def test_a_name_beside_a_fountain_is_written_over_the_badge_with_a_halo(monkeypa
         last_badge = max(i for i, (t, _) in enumerate(order) if t == "<fountain>")
         assert all(order.index((name, True)) > last_badge for name in fountain)
         assert [t for t, _ in order].count(next(iter(fountain))) == 1     # each name once, upright, as text
+
+
+def test_a_panel_taller_than_foreseen_is_drawn_again_whole(monkeypatch):
+    """The sheet has room for the tallest panel seen, and for the scored rows only once the game is over; a
+    panel that reaches further is drawn again on a sheet that holds it: the same picture, nothing cut off."""
+    import random
+
+    import render.seikatsu as rs
+    from engine import GAMES
+
+    game, names = GAMES["seikatsu"], {"1": "Ann", "2": "Bo", "3": "Cy"}
+    state, rnd = game.new(["1", "2", "3"], 5), random.Random(5)
+    views = []
+    while game.result(state) is None:
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
+        if len(views) < 2:
+            views.append((game.view(state, "1"), "1"))              # a seat's: its hand in the panel
+    views.append((game.view(state, None), None))                  # over: the scored rows too
+    foreseen = [rs.render(v, names, viewer) for v, viewer in views]
+    monkeypatch.setattr(rs, "PANEL_MAX_H", 40)
+    again = [rs.render(v, names, viewer) for v, viewer in views]
+    for a, b in zip(foreseen, again, strict=True):
+        assert a.size == b.size and a.tobytes() == b.tobytes()
+    assert foreseen[-1].height > rs.BANNER_H + rs.GARDEN_H + 40 + 2 * rs.ROWS_H   # it did reach beyond

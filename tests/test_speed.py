@@ -405,24 +405,6 @@ def _wassamasaw_jobs(count: int) -> list[tuple]:
     return jobs
 
 
-async def test_a_worker_is_handed_no_more_pictures_than_it_draws_at_once():
-    """One queue for all workers: a picture waits in the bot, not behind another in a busy worker, so it goes
-    to whichever worker frees first."""
-    from render import render_png
-
-    jobs = _wassamasaw_jobs(3)
-    rendering.start(1)
-    try:
-        futures = [rendering.begin(job, key=(20 + i, None), order=i) for i, job in enumerate(jobs)]
-        assert all(len(w.jobs) <= rendering._threads for w in rendering._workers)
-        assert rendering.drawing() <= rendering._threads and rendering.waiting() >= 3 - rendering._threads
-        pictures = await asyncio.gather(*futures)
-        assert same_pictures(pictures, [render_png(*job) for job in jobs])
-        assert rendering.waiting() == 0
-    finally:
-        rendering.stop()
-
-
 async def test_a_newer_picture_of_a_table_replaces_one_still_waiting(monkeypatch):
     from render import render_png
 
@@ -447,14 +429,19 @@ async def test_a_newer_picture_of_a_table_replaces_one_still_waiting(monkeypatch
         rendering.stop()
 
 
-async def test_pictures_without_a_key_are_all_drawn_in_turn(monkeypatch):
+async def test_pictures_without_a_key_are_all_drawn_in_turn_each_waiting_in_the_bot(monkeypatch):
+    """One queue for all workers: a worker is handed no more pictures than it draws at once, so the rest wait
+    in the bot (not behind another in a busy worker) and go to whichever worker frees first."""
     from render import render_png
 
     jobs = _wassamasaw_jobs(3)
     rendering.start(1)
     try:
-        pictures = await asyncio.gather(*(rendering.draw(job) for job in jobs))
-        assert same_pictures(pictures, [render_png(*job) for job in jobs])
+        futures = [rendering.begin(job) for job in jobs]
+        assert all(len(w.jobs) <= rendering._threads for w in rendering._workers)
+        assert rendering.drawing() <= rendering._threads and rendering.waiting() >= 3 - rendering._threads
+        pictures = await asyncio.gather(*futures)
+        assert same_pictures(pictures, [render_png(*job) for job in jobs]) and rendering.waiting() == 0
     finally:
         rendering.stop()
 

@@ -2,6 +2,7 @@
 keeps the player colours exactly, pixel for pixel. No timings here: speed is measured by bench/render.py."""
 
 import io
+import random
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -182,3 +183,28 @@ def test_a_games_own_colours_stay_exact_even_as_a_line_the_colour_sample_misses(
     draw.line([(0, 1100), (799, 1100)], fill=gem)     # a row the sample skips
     out = Image.open(io.BytesIO(to_png(img, "wagara"))).convert("RGB")
     assert all(out.getpixel((x, 1100)) == gem for x in range(0, 800, 7))
+
+
+@pytest.mark.parametrize("key", sorted(set(RENDERERS) & set(GAMES)))
+def test_the_palette_png_is_the_picture_pillow_would_write_and_smaller(key, monkeypatch):
+    """The palette PNG written here (one deflate call through zlib-ng) decodes to the very indices and
+    palette Pillow's own writer gives; without zlib-ng, Pillow's writer is used."""
+    import render.common as common
+
+    game = GAMES[key]
+    seats = ["100", "101", "102"][:max(game.min_players, 2)]
+    state, rnd = game.new(seats, 6), random.Random(6)
+    for _ in range(12):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
+    drawn = RENDERERS[key](game.view(state, None), NAMES, None)
+    ours = to_png(drawn, key)
+    monkeypatch.setattr(common, "zlib_ng", None)
+    pillows = to_png(drawn, key)
+    assert ours != pillows and len(ours) < len(pillows)
+    with Image.open(io.BytesIO(ours)) as a, Image.open(io.BytesIO(pillows)) as b:
+        a.load()
+        b.load()
+        assert a.mode == b.mode == "P" and a.size == b.size == drawn.size
+        assert a.tobytes() == b.tobytes() and a.getpalette() == b.getpalette()
+    check_png(drawn, ours, PLAYERS.get(key, PLAYER_COLOURS), key)

@@ -351,7 +351,7 @@ def to_png(img: Image.Image, game: str | None = None) -> bytes:
 # A palette image's PNG, written here rather than by Pillow: Pillow hands its deflater one row at a time, and
 # on a table picture (~1,500 rows) those calls, not the compression, took most of its ~5 ms. Here the rows,
 # each after its filter byte (0: none; palette images gain nothing from filters), are deflated in one call by
-# zlib-ng (the library Pillow's own wheels use): ~1.5 ms at level 2, and 10% smaller than Pillow's level 3.
+# zlib-ng (the library Pillow's own wheels use): ~1.5 ms at level 2, and 3–10% smaller than Pillow's level 3.
 PNG_DEFLATE_LEVEL = 2
 
 

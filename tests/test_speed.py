@@ -316,7 +316,8 @@ async def test_a_replys_pictures_are_drawn_side_by_side(monkeypatch):
     await drawing
     assert [p.data for p in reply.pictures()] == [b"png 2", b"png 1", b"png 0"]
 
-    begun.clear(), futures.clear()
+    begun.clear()
+    futures.clear()
     reply = reply_of(jobs[:2])
     drawing = asyncio.ensure_future(reply.render())
     while len(begun) < 2:

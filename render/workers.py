@@ -340,6 +340,23 @@ def _libc():
 
 
 # ----- in the bot ---------------------------------------------------------------------------------------------
+# One malloc arena in a worker (glibc). A drawing thread otherwise gets an arena of its own, and malloc_trim gives
+# back only the free chunks inside such an arena, never the free space at its top, which glibc lets grow to twice
+# its mmap threshold (the threshold rises to the largest picture buffer freed: ~16 MB); so an idle worker kept
+# 0–16 MB more from one run to the next, whatever its last picture was. In the main arena, malloc_trim returns the
+# top as well. A reproduction (one worker's drawing thread, 1,000 pictures of 50 tables, then idle): 33–47 MB
+# after the idle trim in five runs with an arena per thread, 32.4–32.7 MB in five with one (docs/performance.md).
+# One drawing thread a worker (the default) has nobody to share the arena's lock with but the reader of its jobs.
+WORKER_ARENAS = "1"
+
+
+def worker_env() -> dict:
+    """The environment a worker starts with: the bot's, and one malloc arena unless the host set their own."""
+    env = dict(os.environ)
+    env.setdefault("MALLOC_ARENA_MAX", WORKER_ARENAS)
+    return env
+
+
 class _Worker:
     """A worker process (``_serve``), the jobs handed to it, and the thread that reads its pictures back."""
 
@@ -347,7 +364,7 @@ class _Worker:
         import subprocess
 
         # a fresh interpreter, never a fork of a running event loop; it imports render, not the bot's script
-        self.proc = subprocess.Popen([sys.executable, "-c", _BOOT, ROOT, str(threads)],
+        self.proc = subprocess.Popen([sys.executable, "-c", _BOOT, ROOT, str(threads)], env=worker_env(),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True)
         self.jobs: dict[int, _Slot] = {}
         self.given = 0

@@ -28,8 +28,9 @@ server pays for one worker and a busy one draws on two cores. ``IMAGE_THREADS`` 
 threads in each worker: the PNG encoder runs outside the interpreter lock, but the drawing does not, and two
 pictures in flight doubled a worker's memory at its peak (docs/performance.md).
 
-Memory: a worker imports Pillow, the renderers and little else (no asyncio: ~26 MB at start). When it falls
-idle it hands back what its images freed (the heap's free pages: ``malloc_trim`` on glibc), the
+Memory: a worker imports Pillow, the renderers and little else (no asyncio: ~26 MB at start). It allocates
+from one malloc arena (``worker_env``), so that when it falls idle it hands back what its images freed (the
+heap's free pages: ``malloc_trim`` on glibc, which gives back the top of that arena too), the
 boards and glyph masks kept for a run of pictures, and the font pages it mapped (once per font size); and
 it is replaced by a fresh one every ``RECYCLE_AFTER`` jobs, so memory fragmented by many different images is
 returned too. A bot is idle most of a day: after ``IDLE_STOP_AFTER`` seconds without a job the workers

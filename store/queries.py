@@ -95,6 +95,34 @@ APPEND_ACTION = insert(actions).from_select(
            _param("action"), _param("line"), _param("at", Double))
     .where(actions.c.game_id == _param("game_id", BigInteger)))
 
+# PostgreSQL: a move that goes on (the same seats, no ending) in one statement, one round trip in autocommit. The
+# general path (BEGIN, the update, the log rows, the timers out and in, COMMIT) waits for the server seven times
+# with the read before it, and on a busy machine each wait may be for a core. Every part hangs on the
+# version-checked update: if another process moved first, nothing is written and the count is 0. The parts of a
+# WITH run once, to completion, on one snapshot: the DELETE does not see the timers the INSERT adds.
+PG_RECORD_MOVE = text("""
+WITH bumped AS (
+    UPDATE games SET status = :status, state = :state, waiting = :waiting, version = version + 1,
+                     updated_at = :now
+    WHERE id = :game_id AND version = :read_version
+    RETURNING id
+), logged AS (
+    INSERT INTO actions (game_id, seq, seat, action, line, at)
+    SELECT bumped.id, last.n + m.ord, m.seat, m.action, m.line, :now
+    FROM bumped,
+         (SELECT COALESCE(MAX(seq), 0) AS n FROM actions WHERE game_id = :game_id) AS last,
+         unnest(CAST(:seats AS TEXT[]), CAST(:actions AS TEXT[]), CAST(:lines AS TEXT[]))
+             WITH ORDINALITY AS m(seat, action, line, ord)
+), dropped AS (
+    DELETE FROM timers
+    WHERE game_id IN (SELECT id FROM bumped) AND fired IS NULL AND kind <> ALL(CAST(:keep AS TEXT[]))
+), timed AS (
+    INSERT INTO timers (game_id, kind, version, due)
+    SELECT bumped.id, t.kind, :version, t.due
+    FROM bumped, unnest(CAST(:kinds AS TEXT[]), CAST(:dues AS DOUBLE PRECISION[])) AS t(kind, due)
+)
+SELECT count(*) FROM bumped""")
+
 LOG = (select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.line, actions.c.at)
        .where(actions.c.game_id == _param("game_id", BigInteger)).order_by(actions.c.seq)
        .limit(_param("limit", Integer)).offset(_param("offset", Integer)))

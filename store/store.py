@@ -281,12 +281,13 @@ class Store:
         and its log)."""
         return self._owning("snapshot")
 
-    async def _transaction(self, work):
-        """Run ``work(conn)`` in one write transaction; inside ``batch()`` it joins the batch's. A deadlock or
-        a failed serialization (PostgreSQL: another process got there first) is retried once."""
+    async def _transaction(self, work, mode: str = "write"):
+        """Run ``work(conn)`` in one write transaction (``mode`` "read": one statement in autocommit, atomic on
+        its own); inside ``batch()`` it joins the batch's. A deadlock or a failed serialization (PostgreSQL:
+        another process got there first) is retried once."""
         for attempt in (1, 2):
             try:
-                async with self._connection("write") as conn:
+                async with self._connection(mode) as conn:
                     return await work(conn)
             except sa_exc.DBAPIError as e:
                 if attempt == 2 or self._owned() is not None or not self.side.retry_once(driver_error(e)):
@@ -433,6 +434,12 @@ class Store:
         to a computer). Returns the game as stored, without reading it back. One statement per kind of
         row: the version-checked update, the log rows (each numbered after the last in the same statement),
         the timers out and in, and the results of a game that ended."""
+        if self.side.name == "postgresql" and status in OPEN_STATUSES and result is None and seats is None:
+            await self._record_in_one(game, moves, state, now=now, status=status, timers=timers, keep=keep,
+                                      waiting=waiting)
+            return replace(game, status=status, state=state, version=game.version + 1, updated_at=now,
+                           waiting=list(waiting))
+
         async def work(conn):
             columns = {"status": status, "state": state, "waiting": json.dumps(list(waiting))}
             if result is not None:
@@ -454,6 +461,21 @@ class Store:
         return replace(game, status=status, state=state, version=game.version + 1, updated_at=now,
                        result=result if result is not None else game.result,
                        seats=list(seats) if seats is not None else game.seats, waiting=list(waiting))
+
+    async def _record_in_one(self, game: GameRow, moves, state: str, *, now: float, status: str, timers, keep,
+                             waiting) -> None:
+        """record_moves on PostgreSQL for a move that goes on: one statement (queries.PG_RECORD_MOVE), in
+        autocommit on its own or in the task's batch, with what record_moves does in several."""
+        params = {"status": status, "state": state, "waiting": json.dumps(list(waiting)), "now": now,
+                  "game_id": game.id, "read_version": game.version, "version": game.version + 1,
+                  "seats": [m[0] for m in moves], "actions": [m[1] for m in moves], "lines": [m[2] for m in moves],
+                  "keep": list(keep), "kinds": [kind for kind, _ in timers], "dues": [float(due) for _, due in timers]}
+
+        async def work(conn):
+            if (await conn.execute(q.PG_RECORD_MOVE, params)).scalar() != 1:
+                raise VersionConflict(game.id)
+
+        await self._transaction(work, mode="read")
 
     async def set_status(self, game: GameRow, status: str, *, now: float, result: dict | None = None) -> GameRow:
         """A new status (an abandoned game, a closed lobby); ``result`` is stored with it when given."""

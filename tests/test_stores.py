@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from dataclasses import replace
 
 import asyncpg
 import pytest
@@ -57,6 +58,66 @@ async def test_stale_version_writes_nothing(any_store):
     now = await store.game(g.id)
     assert now.state == '{"s":1}' and now.version == first.version and now.seed == 2**61
     assert [e.action for e in await store.log(g.id)] == ["bid 1"]
+
+
+async def test_several_moves_are_numbered_in_order_with_their_timers(any_store):
+    """The log rows of one save follow the last in the order given, the timers carry the new version; on
+    PostgreSQL a move that goes on is one statement in autocommit (no BEGIN, no COMMIT round trips), a move that
+    ends the game the general transaction (its results and ratings)."""
+    from sqlalchemy import event
+
+    store = any_store
+    g = await running(store)
+    g = await store.record_moves(g, [("alice", "a", "A.")], '{"s":1}', now=3, timers=[("limit", 90)])
+    trace: list[str] = []
+    if store.side.name == "postgresql":
+        sync = store.side.engines["write"].sync_engine
+        # each statement the server runs, and whether it ran in autocommit (SQLAlchemy's own begin and commit
+        # events fire in autocommit too, and asyncpg then sends neither)
+        listeners = {"before_cursor_execute": lambda conn, cur, stmt, *a: trace.append(
+            (stmt.split()[0], conn.get_execution_options().get("isolation_level")))}
+        for name, fn in listeners.items():
+            event.listen(sync, name, fn)
+    try:
+        g2 = await store.record_moves(g, [("bob", "b", "B."), ("alice", "c", "C."), ("bob", "d", "D.")],
+                                      '{"s":2}', now=4.5, timers=[("reminder", 60), ("deadline", 70)],
+                                      keep=("limit",), waiting=["alice"])
+        moved = list(trace)
+        await store.record_moves(g2, [("alice", "e", "E.")], "{}", now=5, status="finished",
+                                 result={"winners": ["alice"], "scores": {"alice": 1, "bob": 0}})
+    finally:
+        if store.side.name == "postgresql":
+            for name, fn in listeners.items():
+                event.remove(sync, name, fn)
+    if store.side.name == "postgresql":
+        assert moved == [("WITH", "AUTOCOMMIT")], moved
+        ended = trace[1:]
+        assert len(ended) >= 4 and {level for _, level in ended} == {None}, ended   # in a transaction
+    assert g2.version == g.version + 1 and g2.waiting == ["alice"]
+    stored = await store.game(g.id)
+    assert stored.status == "finished" and stored.version == g2.version + 1
+    log = await store.log(g.id)
+    assert [(e.seq, e.seat, e.action, e.line) for e in log] == [
+        (1, "alice", "a", "A."), (2, "bob", "b", "B."), (3, "alice", "c", "C."), (4, "bob", "d", "D."),
+        (5, "alice", "e", "E.")]
+    assert [e.at for e in log][1:4] == [4.5, 4.5, 4.5]
+    assert await store.pending_timers(g.id) == []            # an ended game keeps no timers
+
+
+async def test_a_move_that_goes_on_replaces_timers_but_those_kept(any_store):
+    store = any_store
+    g = await running(store)
+    g = await store.record_moves(g, [("alice", "a", "A.")], "{}", now=3, timers=[("limit", 90), ("reminder", 9)])
+    g = await store.record_moves(g, [("bob", "b", "B.")], "{}", now=4, timers=[("reminder", 60), ("deadline", 70)],
+                                 keep=("limit",))
+    pending = sorted((t.kind, t.due, t.version) for t in await store.pending_timers(g.id))
+    assert pending == [("deadline", 70, g.version), ("limit", 90, g.version - 1), ("reminder", 60, g.version)]
+    g = await store.record_moves(g, [], "{}", now=5)          # no moves, no timers: the timers all go
+    assert await store.pending_timers(g.id) == [] and [e.seq for e in await store.log(g.id)] == [1, 2]
+    with pytest.raises(VersionConflict):                     # stale: nothing of it is written
+        await store.record_moves(replace(g, version=g.version - 1), [("bob", "x", "x")], "{}", now=6,
+                                 timers=[("reminder", 99)])
+    assert await store.pending_timers(g.id) == [] and len(await store.log(g.id)) == 2
 
 
 async def test_two_connections_racing_on_one_game_apply_exactly_one(db_target):

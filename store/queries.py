@@ -96,8 +96,8 @@ APPEND_ACTION = insert(actions).from_select(
     .where(actions.c.game_id == _param("game_id", BigInteger)))
 
 # PostgreSQL: a move that goes on (the same seats, no ending) in one statement, one round trip in autocommit. The
-# general path (BEGIN, the update, the log rows, the timers out and in, COMMIT) waits for the server seven times
-# with the read before it, and on a busy machine each wait may be for a core. Every part hangs on the
+# general path (BEGIN, the update, the log rows, the timers out and in, COMMIT) waits for the server six times
+# (seven with the read before it), and on a busy machine each wait may be for a core. Every part hangs on the
 # version-checked update: if another process moved first, nothing is written and the count is 0. The parts of a
 # WITH run once, to completion, on one snapshot: the DELETE does not see the timers the INSERT adds.
 PG_RECORD_MOVE = text("""

@@ -433,7 +433,8 @@ class Store:
         (a rules time limit that runs on across answers); ``seats`` replaces the seats (a player handed
         to a computer). Returns the game as stored, without reading it back. One statement per kind of
         row: the version-checked update, the log rows (each numbered after the last in the same statement),
-        the timers out and in, and the results of a game that ended."""
+        the timers out and in, and the results of a game that ended; on PostgreSQL a move that goes on is all
+        of that in one statement (``_record_in_one``)."""
         if self.side.name == "postgresql" and status in OPEN_STATUSES and result is None and seats is None:
             await self._record_in_one(game, moves, state, now=now, status=status, timers=timers, keep=keep,
                                       waiting=waiting)

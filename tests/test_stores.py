@@ -69,15 +69,17 @@ async def test_several_moves_are_numbered_in_order_with_their_timers(any_store):
     store = any_store
     g = await running(store)
     g = await store.record_moves(g, [("alice", "a", "A.")], '{"s":1}', now=3, timers=[("limit", 90)])
-    trace: list[str] = []
-    if store.side.name == "postgresql":
-        sync = store.side.engines["write"].sync_engine
+    trace: list[tuple[str, str | None]] = []
+
+    def traced(conn, cursor, statement, *args):
         # each statement the server runs, and whether it ran in autocommit (SQLAlchemy's own begin and commit
         # events fire in autocommit too, and asyncpg then sends neither)
-        listeners = {"before_cursor_execute": lambda conn, cur, stmt, *a: trace.append(
-            (stmt.split()[0], conn.get_execution_options().get("isolation_level")))}
-        for name, fn in listeners.items():
-            event.listen(sync, name, fn)
+        trace.append((statement.split()[0], conn.get_execution_options().get("isolation_level")))
+
+    postgres = store.side.name == "postgresql"
+    if postgres:
+        sync = store.side.engines["write"].sync_engine
+        event.listen(sync, "before_cursor_execute", traced)
     try:
         g2 = await store.record_moves(g, [("bob", "b", "B."), ("alice", "c", "C."), ("bob", "d", "D.")],
                                       '{"s":2}', now=4.5, timers=[("reminder", 60), ("deadline", 70)],
@@ -86,10 +88,9 @@ async def test_several_moves_are_numbered_in_order_with_their_timers(any_store):
         await store.record_moves(g2, [("alice", "e", "E.")], "{}", now=5, status="finished",
                                  result={"winners": ["alice"], "scores": {"alice": 1, "bob": 0}})
     finally:
-        if store.side.name == "postgresql":
-            for name, fn in listeners.items():
-                event.remove(sync, name, fn)
-    if store.side.name == "postgresql":
+        if postgres:
+            event.remove(sync, "before_cursor_execute", traced)
+    if postgres:
         assert moved == [("WITH", "AUTOCOMMIT")], moved
         ended = trace[1:]
         assert len(ended) >= 4 and {level for _, level in ended} == {None}, ended   # in a transaction

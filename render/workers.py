@@ -343,8 +343,8 @@ def _libc():
 # ----- in the bot ---------------------------------------------------------------------------------------------
 # One malloc arena in a worker (glibc). A drawing thread otherwise gets an arena of its own, and malloc_trim gives
 # back only the free chunks inside such an arena, never the free space at its top, which glibc lets grow to twice
-# its mmap threshold (the threshold rises to the largest picture buffer freed: ~16 MB); so an idle worker kept
-# 0–16 MB more from one run to the next, whatever its last picture was. In the main arena, malloc_trim returns the
+# its mmap threshold (and the threshold rises to the largest picture buffer freed); so an idle worker kept 0–16 MB
+# more from one run to the next, whatever its last picture was. In the main arena, malloc_trim returns the
 # top as well. A reproduction (one worker's drawing thread, 1,000 pictures of 50 tables, then idle): 33–47 MB
 # after the idle trim in five runs with an arena per thread, 32.4–32.7 MB in five with one (docs/performance.md).
 # One drawing thread a worker (the default) has nobody to share the arena's lock with but the reader of its jobs.

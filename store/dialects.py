@@ -162,6 +162,9 @@ class Side:
     IGNORED: set[str] = set()       # tables any Teahouse database may hold besides the schema's
     ELSEWHERE = FOREIGN = ""
     path = ""
+    # a move that goes on saved by one statement in autocommit (queries.PG_RECORD_MOVE): each statement is a
+    # round trip to a server; SQLite's calls stay in the process, and its transaction serves as it is
+    MOVE_IN_ONE = False
 
     def foreign_tables(self, tables: set[str]) -> set[str]:
         return tables - self.IGNORED
@@ -372,6 +375,7 @@ class PostgresSide(Side):
     """A pool of asyncpg connections: sized for a bot's concurrent channels plus the scheduler."""
     name = "postgresql"
     POOL_SIZE, MAX_OVERFLOW = 10, 10
+    MOVE_IN_ONE = True
 
     def __init__(self, url: str):
         import asyncpg

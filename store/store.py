@@ -435,7 +435,7 @@ class Store:
         row: the version-checked update, the log rows (each numbered after the last in the same statement),
         the timers out and in, and the results of a game that ended; on PostgreSQL a move that goes on is all
         of that in one statement (``_record_in_one``)."""
-        if self.side.name == "postgresql" and status in OPEN_STATUSES and result is None and seats is None:
+        if self.side.MOVE_IN_ONE and status in OPEN_STATUSES and result is None and seats is None:
             await self._record_in_one(game, moves, state, now=now, status=status, timers=timers, keep=keep,
                                       waiting=waiting)
             return replace(game, status=status, state=state, version=game.version + 1, updated_at=now,

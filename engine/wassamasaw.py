@@ -84,13 +84,18 @@ def cell_name(row: int, col: int) -> str:
     return f"r{row}c{col}"
 
 
-def neighbours(row: int, col: int):
-    """The up to eight touching cells (orthogonal and diagonal), 1-based."""
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            r, c = row + dr, col + dc
-            if (dr or dc) and 1 <= r <= SIZE and 1 <= c <= SIZE:
-                yield r, c
+def _touching(row: int, col: int) -> tuple[tuple[int, int], ...]:
+    return tuple((row + dr, col + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                 if (dr or dc) and 1 <= row + dr <= SIZE and 1 <= col + dc <= SIZE)
+
+
+# every cell's touching cells, worked out once: the computer players and the analysis ask millions of times
+_NEIGHBOURS = {(r, c): _touching(r, c) for r in range(1, SIZE + 1) for c in range(1, SIZE + 1)}
+
+
+def neighbours(row: int, col: int) -> tuple[tuple[int, int], ...]:
+    """The up to eight touching cells (orthogonal and diagonal), 1-based, in reading order."""
+    return _NEIGHBOURS[row, col]
 
 
 def at(grid, row: int, col: int):
@@ -99,8 +104,9 @@ def at(grid, row: int, col: int):
 
 def conflict(grid, element: str, row: int, col: int):
     """The first touching cell holding a forbidden neighbour of ``element``, or None (W3)."""
-    for r, c in neighbours(row, col):
-        if at(grid, r, c) in FORBIDDEN[element]:
+    forbidden = FORBIDDEN[element]
+    for r, c in _NEIGHBOURS[row, col]:
+        if grid[r - 1][c - 1] in forbidden:
             return r, c
     return None
 
@@ -112,7 +118,7 @@ def rows_for(face: int) -> range:
 def targets(grid, element: str, face: int) -> list[tuple[int, int]]:
     """Every cell where this die may be placed, in reading order (W2, W3)."""
     return [(r, c) for r in rows_for(face) for c in range(1, SIZE + 1)
-            if at(grid, r, c) is None and conflict(grid, element, r, c) is None]
+            if grid[r - 1][c - 1] is None and conflict(grid, element, r, c) is None]
 
 
 def quarters_at(grid, row: int, col: int) -> int:
@@ -121,7 +127,7 @@ def quarters_at(grid, row: int, col: int) -> int:
     if (row, col) not in CIRCLES or element is None:
         return 0
     feeder = FED_BY[element]
-    return min(MAX_QUARTERS, sum(1 for r, c in neighbours(row, col) if at(grid, r, c) == feeder))
+    return min(MAX_QUARTERS, sum(1 for r, c in _NEIGHBOURS[row, col] if grid[r - 1][c - 1] == feeder))
 
 
 def total_quarters(grid) -> int:

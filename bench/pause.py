@@ -36,7 +36,7 @@ from load import pct  # noqa: E402
 from engine import GAMES  # noqa: E402
 from render import workers as rendering  # noqa: E402
 from store import Store  # noqa: E402
-from table import TableService, User, Where, inflight  # noqa: E402
+from table import TableService, User, Where, analysis_workers, inflight  # noqa: E402
 from table import analysis as table_analysis  # noqa: E402
 
 KEYS = ["wagara", "mywuxing", "seikatsu", "wurrm", "wassamasaw"]
@@ -84,7 +84,7 @@ async def rounds(svc: TableService, n: int) -> None:
     print(f"pause round, {n} times, {len(pids)} workers: entering play in flight (SIGSTOP sent) "
           f"p50 {pct(enter, 50):.3f} / max {max(enter):.3f} ms; all stopped (T) after p50 {pct(stopped, 50):.2f} / "
           f"max {max(stopped):.2f} ms; running again after play p50 {pct(going, 50):.1f} / max {max(going):.1f} ms "
-          f"(the calm: {table_analysis.PAUSE_CALM * 1000:.0f} ms)", flush=True)
+          f"(the calm: {analysis_workers.PAUSE_CALM * 1000:.0f} ms)", flush=True)
 
 
 async def tables(svc: TableService, channels: int, start: int):

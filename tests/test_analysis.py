@@ -18,7 +18,7 @@ from engine.ai.analysis import Effort, Judgement
 from engine.rng import Rng, seed_state
 from render import render_png
 from render.common import record_text
-from table import Reply, TableService, User, Where
+from table import Reply, TableService, User, Where, analysis_workers
 from table import analysis as table_analysis
 from tests.support import beginner_move, err, started
 
@@ -223,7 +223,7 @@ def test_an_analysis_worker_takes_the_lowest_priority_there_is():
     """SCHED_IDLE on Linux (a nice-19 process kept a core long enough to double a move's p95), nice 19 anyway."""
     import subprocess
 
-    probe = ("import os, table.analysis as a; a.lowest_priority(); "
+    probe = ("import os, table.analysis_workers as a; a.lowest_priority(); "
              "print(os.nice(0), getattr(os, 'sched_getscheduler', lambda p: -1)(0), getattr(os, 'SCHED_IDLE', -1))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                          cwd=str(Path(__file__).resolve().parent.parent)).stdout.split()
@@ -460,11 +460,11 @@ async def test_a_worker_that_would_not_die_with_the_bot_is_never_paused(monkeypa
     from table import inflight
 
     monkeypatch.setattr(sys, "platform", "darwin")
-    assert table_analysis.die_with_bot(0) is False
+    assert analysis_workers.die_with_bot(0) is False
     pids = multiprocessing.get_context("spawn").SimpleQueue()
     pids.put((12345, False))
     stats = {"pauses": 0, "paused": 0.0}
-    pause = table_analysis.Pause(pids, 1, asyncio.get_running_loop(), stats)
+    pause = analysis_workers.Pause(pids, 1, asyncio.get_running_loop(), stats)
     try:
         with inflight.playing():
             assert pause.pids() == [] and pause.paused
@@ -482,7 +482,7 @@ async def test_a_bot_that_ends_without_stop_still_exits_with_its_worker_paused()
 
     probe = ("import asyncio, multiprocessing, os, time\n"
              "from concurrent.futures import ProcessPoolExecutor\n"
-             "from table import analysis as a, inflight\n"
+             "from table import analysis_workers as a, inflight\n"
              "a.PAUSE_CALM = 3600.0\n"
              "async def main():\n"
              "    spawn = multiprocessing.get_context('spawn')\n"
@@ -491,7 +491,7 @@ async def test_a_bot_that_ends_without_stop_still_exits_with_its_worker_paused()
              "initargs=(q, os.getpid()))\n"
              "    pool.submit(os.getpid).result()\n"
              "    pause = a.Pause(q, 1, asyncio.get_running_loop(), {'pauses': 0, 'paused': 0.0})\n"
-             "    a._guard_exit()\n"
+             "    a.guard_exit()\n"
              "    [pid] = pause.pids()\n"
              "    pool.submit(time.sleep, 0.2)\n"
              "    with inflight.playing():\n"

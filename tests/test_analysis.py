@@ -24,7 +24,7 @@ from tests.support import beginner_move, err, started
 
 HERE = Where("c1", "g1")
 ALICE, BOB, EVE = User("alice", "Alice"), User("bob", "Bob"), User("eve", "Eve")
-TINY = Effort(search=8, value=8, rollout_cap=6)
+TINY = Effort(search=8, rollout_cap=6, value=4, confirm=4, playout_cap=8)
 
 
 @pytest.fixture
@@ -69,6 +69,9 @@ async def test_an_ended_game_is_analysed_once_kept_and_shown_in_the_review(asvc)
     assert result.ok, result.private
     text = result.private[0].text
     assert "accuracy" in text and "Alice" in text and "Bob" in text
+    # what the moves cost, in the game's own currency, beside the hard computer's (issue #46)
+    assert text.count("cards a move on average (the hard computer: ") + \
+        text.count("card a move on average (the hard computer: ") == 2, text
     picture = result.private[0].image
     assert picture.job[0] == "analysis" and "win chance" in picture.alt
     judged = asvc.analyses.stats["judged"]
@@ -87,6 +90,24 @@ async def test_an_ended_game_is_analysed_once_kept_and_shown_in_the_review(asvc)
         png = render_png(*picture.job)
     assert Image.open(io.BytesIO(png)).width == 800
     assert min(size for size, _t in drawn) >= 18
+
+
+async def test_an_analysis_kept_by_the_version_before_is_computed_again_on_request(asvc):
+    """Issue #46: an analysis kept by version 1 (win chance only, no cost) is not shown; asking computes it
+    again by this version, and nothing else changes (the game, its log)."""
+    row = await played(asvc, "mywuxing", {"version": "think"})
+    old = {"judgements": [{"step": 3, "seat": ALICE.id, "action": "x", "best": "y", "before": 0.6, "after": 0.2,
+                           "loss": 0.4, "mark": "blunder", "options": 2}], "moves": 9}
+    await asvc.store.save_analysis(row.id, row.rules, engine=1, moves=9, data=old, seconds=1.0, now=1.0)
+    log = await asvc.store.log(row.id)
+    assert await asvc.analyses.judgements(row) == {}            # the review shows no verdict of the old version
+    reply = await asvc.analysis(HERE, ALICE, row.id)
+    assert reply.ok and reply.analysis is not None              # computed again, in the background
+    result = await finished(asvc, reply)
+    assert result.ok and "a move on average" in result.private[0].text
+    kept = await asvc.store.analysis(row.id, row.rules)
+    assert kept["engine"] == an.VERSION == 2 and all("cost" in j for j in kept["data"]["judgements"])
+    assert await asvc.store.log(row.id) == log and (await asvc.store.game(row.id)).state == row.state
 
 
 async def test_refusals_change_nothing(asvc, svc):
@@ -136,15 +157,49 @@ async def test_a_second_request_while_one_runs_is_refused_and_a_server_has_a_lin
 
 
 def test_marks_accuracy_and_curves():
-    assert [an.mark_of(x) for x in (0.0, 0.09, 0.1, 0.2, 0.3, 0.9)] == \
+    least = {key: marks[-1][1] for key, marks in an.THRESHOLDS.items()}
+    inacc, mistake, blunder = (t for _m, t in reversed(an.THRESHOLDS["wassamasaw"]))
+    assert [an.mark_of("wassamasaw", x) for x in (0.0, inacc - 0.1, inacc, mistake, blunder, 99)] == \
         ["", "", "inaccuracy", "mistake", "blunder", "blunder"]
-    assert an.accuracy(0) == pytest.approx(100, abs=0.01) and an.accuracy(1.0) == 0
-    js = [Judgement(1, "a", "x", "x", 0.5, 0.5, 0.0), Judgement(2, "b", "y", "z", 0.6, 0.2, 0.4, "blunder"),
-          Judgement(3, "a", "x", "w", 0.7, 0.65, 0.05)]
-    s = an.summarise(js, ["a", "b"])
+    for key in an.THRESHOLDS:
+        # every gap that could earn a mark is measured twice (a mark needs both measures)
+        assert an.CONFIRM_AT[key] <= least[key] / 2 + 1e-9
+        # accuracy: 100 down to the analysis's own noise, 50 for the beginner's play, falling beyond
+        (cost_floor, cost_beginner), (loss_floor, loss_beginner) = an.by_size(an.ACCURACY, key, 2)
+        assert an.accuracy(key, 2, 0, 0) == pytest.approx(100) and an.accuracy(key, 2, 1e6, 1) < 1
+        assert an.accuracy(key, 2, cost_floor, loss_floor / 100) == pytest.approx(100)
+        assert an.accuracy(key, 2, cost_beginner, loss_beginner / 100) == pytest.approx(50)
+        assert an.accuracy(key, 2, 2 * cost_beginner, loss_beginner / 50) < 50
+    assert an.by_size(an.ACCURACY, "wagara", 5) == an.ACCURACY["wagara"][4]
+    assert an.by_size(an.ACCURACY, "wassamasaw", 2) == an.ACCURACY["wassamasaw"][2]
+    js = [Judgement(1, "a", "x", "x", 0.5, 0.5, 0.0), Judgement(2, "b", "y", "z", 0.6, 0.2, 0.4, "blunder",
+                                                                 cost=blunder + 1, least=blunder),
+          Judgement(3, "a", "x", "w", 0.7, 0.65, 0.05, cost=1.0)]
+    s = an.summarise("wassamasaw", 2, js, ["a", "b"])
     assert s.marks["b"]["blunder"] == 1 and s.costliest["b"][0].step == 2 and not s.costliest["a"]
+    assert s.cost["a"] == pytest.approx(0.5) and s.cost["b"] == pytest.approx(blunder + 1)
+    assert s.accuracy["a"] == pytest.approx(an.accuracy("wassamasaw", 2, 0.5, 0.025))
     curves = an.curves(js, ["a", "b"], 4, {"winners": ["a"]})
     assert curves["a"][-1] == (4, 1.0) and curves["b"][-1] == (4, 0.0) and list(curves) == ["a", "b"]
+
+
+def test_a_move_that_throws_away_20_points_is_a_blunder_and_the_best_move_costs_nothing():
+    """Wassamasaw (a scoring game), the game's seed 4 played by the beginner's moves to move 48: Alice holds
+    a Water 2 to place in row 2. On r2c2 or r2c3, circles, it keeps her sheet's pattern (her expected margin at
+    the end +14 points, 200 playouts); on r2c4 it is worth -7: 21 points thrown away. The analysis, at its
+    full effort, marks r2c4 a blunder (five other seeds: a cost of 21-27 points, the lesser measure 20-25), and
+    the better move unmarked."""
+    game = GAMES["wassamasaw"]
+    state, rnd = game.new(["alice", "bob"], 4), random.Random(4)
+    for _k in range(47):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rnd.choice(game.bot_actions(state, seat)))
+    assert game.to_act(state) == ["alice"] and {"place r2c2", "place r2c4"} <= set(an.choices(game, state, "alice"))
+    thrown = an.judge(game, state, "alice", "place r2c4", 48, "analysis:test:48")
+    assert thrown.mark == "blunder" and 18 <= thrown.cost <= 30 and thrown.best in ("place r2c2", "place r2c3"), \
+        thrown
+    kept = an.judge(game, state, "alice", thrown.best, 48, "analysis:test:48")
+    assert kept.mark == "" and kept.cost < an.THRESHOLDS["wassamasaw"][-1][1], kept
 
 
 def test_a_judgement_is_deterministic_given_its_seed_and_never_reads_the_hidden_truth():
@@ -175,48 +230,30 @@ async def test_the_store_keeps_an_analysis_per_game_and_rules_version(any_store)
     assert await any_store.analysis(row.id, 2) is None
 
 
-# WURRM World at two, the game's seed 4: Alice's decisions where the worst move throws the race away — move 79,
-# five dice on her wish, where she pays her gem for a reroll instead of stopping; move 103, a step east
-# instead of north-west. Judged with five other seeds than the analysis's, at this budget, the worst moves
-# lose 49–55 and 45–47 points of win chance: far above a blunder's 30, whatever the seed.
-PLANTS = (79, 103)
+def test_planted_blunder_in_a_race_is_marked_and_the_other_seats_moves_are_not():
+    """A seeded two-player WURRM World race (a race: its currency is steps), the game's seed 3, both seats
+    playing the medium computer's moves: at move 33 Alice can step west, towards her Sleep space, or north-east,
+    away from it (the playouts, 48 each: +4.5 and -1.7 steps at the end). Planted there, north-east is marked
+    a blunder by the analysis at its full effort (a cost over 3.5 steps in both measures), and none of Bob's
+    decisions before it is marked."""
+    from engine.ai import choose
 
-
-async def test_planted_blunders_are_marked_and_the_other_seat_is_not(asvc, monkeypatch):
-    """A seeded two-player WURRM World race: Bob plays the analysis's own best move at each decision; Alice
-    plays the best move of a search of her own, but at the decisions PLANTS the engine's worst move (valued on
-    a seed of its own). The analysis marks both planted moves blunders and none of Bob's moves."""
-    monkeypatch.setattr("table.lobby.secrets.randbits", lambda n: 4)
-    assert (await asvc.open_table(HERE, ALICE, "wurrm")).ok
-    assert (await asvc.join(HERE, BOB)).ok
-    assert (await asvc.start(HERE, ALICE)).ok
-    game, planted, step = GAMES["wurrm"], [], 0
-    while (row := await asvc.store.open_game(HERE.channel)) is not None:
-        state = game.load(row.state)
+    game, state = GAMES["wurrm"], GAMES["wurrm"].new(["alice", "bob"], 3)
+    bob = []
+    for k in range(1, 33):
         seat = game.to_act(state)[0]
-        step += 1
         moves = an.choices(game, state, seat)
         if len(moves) < 2:
             action = moves[0] if moves else game.legal_actions(state, seat)[0]
-        elif seat == BOB.id:
-            action = an.judge(game, state, seat, moves[0], step, f"{table_analysis.seed_of(row.id)}:{step}",
-                              TINY).best
-        elif step in PLANTS:
-            action = min(moves, key=lambda a: an.value_of(game, state, seat, a, iterations=40, seed="plant",
-                                                          rollout_cap=TINY.rollout_cap))
-            planted.append(step)
         else:
-            action = an.judge(game, state, seat, moves[0], step, f"alice:{step}", TINY).best
-        assert (await asvc.act(HERE, ALICE if seat == ALICE.id else BOB, action)).ok
-    row = await asvc.store.latest_game(HERE.channel)
-    assert row.status == "finished" and planted == list(PLANTS)
-    assert (await finished(asvc, await asvc.analysis(HERE, BOB))).ok
-    judged = {j["step"]: j for j in (await asvc.store.analysis(row.id, row.rules))["data"]["judgements"]}
-    assert all(judged[k]["seat"] == ALICE.id for k in planted)
-    assert [judged[k]["mark"] for k in planted] == ["blunder"] * len(planted), \
-        [(k, judged[k]["loss"]) for k in planted]
-    bob = [j for j in judged.values() if j["seat"] == BOB.id]
-    assert len(bob) >= 20 and not [j for j in bob if j["mark"]], [(j["step"], j["loss"]) for j in bob if j["mark"]]
+            action = choose(game, state, seat, "medium", f"t:{k}", iterations=60, timed=False)
+            if seat == "bob":
+                bob.append(an.judge(game, state, seat, action, k, f"analysis:test:{k}"))
+        state = game.apply(state, seat, action)
+    assert game.to_act(state) == ["alice"] and {"move w", "move ne"} <= set(an.choices(game, state, "alice"))
+    planted = an.judge(game, state, "alice", "move ne", 33, "analysis:test:33")
+    assert planted.mark == "blunder" and planted.least >= 3.5, planted
+    assert len(bob) >= 10 and not [j for j in bob if j.mark], [(j.step, j.cost) for j in bob if j.mark]
 
 
 def test_an_analysis_worker_takes_the_lowest_priority_there_is():
@@ -351,7 +388,7 @@ async def test_play_pauses_the_analysis_worker_and_the_analysis_ends_after_play(
     and the analysis of another ended game completes once play stops; the event loop never waits on it."""
     monkeypatch.setattr(table_analysis, "PLAY_CALM", 0.0)      # the pause alone keeps play first here
     ended = await played(asvc, "wassamasaw", where=Where("c2", "g1"), seed=3)
-    asvc.analyses.effort = Effort(search=16, value=16, rollout_cap=6)
+    asvc.analyses.effort = Effort(search=16, rollout_cap=6, value=8, confirm=8, playout_cap=12)
     asvc.analyses.use_processes(1)
     await started(asvc, ALICE, BOB, game="mywuxing", where=HERE)
     by, rnd = {"alice": ALICE, "bob": BOB}, random.Random(5)

@@ -20,7 +20,7 @@ from tests import discordspec
 from tests.fakediscord import FakeDiscord
 from tests.support import answer
 
-TINY = Effort(search=8, value=8, rollout_cap=6)     # a small budget: the flow is tested here, not the engine
+TINY = Effort(search=8, rollout_cap=6, value=4, confirm=4, playout_cap=8)     # a small budget: the flow is tested here, not the engine
 THINK = {"version": "think"}
 
 

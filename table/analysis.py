@@ -1,6 +1,8 @@
-"""After the game (issue #37): ``/game analysis``, where an ended game was won — each person's decisions
-judged by the hard engine from the view their seat had then (engine/ai/analysis.py), a graph of each
-player's win chance (render/analysis.py), and each move's verdict in the review.
+"""After the game (issues #37, #46): ``/game analysis``, where an ended game was won — each person's decisions
+judged from the view their seat had then, in the game's own currency and in win chance (engine/ai/analysis.py):
+each player's accuracy and what their moves cost on average beside the hard computer's, their costliest moves
+with the better move, a graph of each player's win chance (render/analysis.py), and each move's verdict in
+the review.
 
 It never slows play:
 
@@ -412,7 +414,9 @@ class Analyses:
         moves = int(data.get("moves") or 0)
         seats = [s.user_id for s in row.seats]
         judged = [s for s in seats if any(j.seat == s for j in judgements)]
-        summary = engine_analysis.summarise(judgements, judged, MOST_SHOWN if len(judged) <= 4 else 2)
+        players = len(seats)
+        summary = engine_analysis.summarise(game.key, players, judgements, judged,
+                                            MOST_SHOWN if len(judged) <= 4 else 2)
         length = await self.ctx.store.log_length(row.id)
         replayed = await self.reviews.replayed(row, game, length)
         final = game.load(replayed.dumps[-1]) if replayed is not None else game.load(row.state)
@@ -422,8 +426,9 @@ class Analyses:
         plain = self.ctx.seat_names(row)
         locale = i18n.user_locale()
         with i18n.speaking(locale), i18n.playing(row.game):
-            lines = [pgettext("analysis", "🔬 **{title}** #{id} — where it turned (the hard computer, from what each "
-                                          "player could see)", title=game.title, id=row.id)]
+            lines = [pgettext("analysis", "🔬 **{title}** #{id} — where it turned (from what each player could "
+                                          "see)", title=game.title, id=row.id)]
+            yardstick = engine_analysis.by_size(engine_analysis.HARD_COST, game.key, players)
             for s in judged:
                 counts = summary.marks[s]
                 parts = [ngettext("{n} blunder", "{n} blunders", counts["blunder"]) if counts["blunder"] else "",
@@ -431,14 +436,17 @@ class Analyses:
                          ngettext("{n} inaccuracy", "{n} inaccuracies", counts["inaccuracy"])
                          if counts["inaccuracy"] else ""]
                 marked = ", ".join(p for p in parts if p) or _("no marked move")
-                lines.append(_("**{name}**: accuracy {accuracy} · {marks}", name=names.get(s, s),
-                               accuracy=f"{summary.accuracy[s]:.0f}", marks=marked))
+                lines.append(_("**{name}**: accuracy {accuracy} · lost {cost} a move on average (the hard "
+                               "computer: {hard}) · {marks}", name=names.get(s, s),
+                               accuracy=f"{summary.accuracy[s]:.0f}",
+                               cost=amount(game.key, summary.cost[s] or 0.0), hard=number(yardstick),
+                               marks=marked))
                 for j in summary.costliest[s]:
                     shown = self.words(row, game, replayed.dumps[j.step - 1]) if replayed is not None else \
                         (lambda a: self.ctx.names_in(a, row))
-                    lines.append(_("  · move {k}: {action} ({mark}, −{points}) — better: {better}", k=j.step,
+                    lines.append(_("  · move {k}: {action} ({mark}, −{cost}) — better: {better}", k=j.step,
                                    action=shown(j.action), mark=mark_word(j.mark),
-                                   points=f"{100 * j.loss:.0f}", better=shown(j.best)))
+                                   cost=amount(game.key, j.cost), better=shown(j.best)))
             lines.append(_("`/game review game:{id}` shows each move's verdict.", id=row.id))
             text = "\n".join(lines)
             picture = None
@@ -488,15 +496,18 @@ class Analyses:
         return text[:1024]
 
     def verdict(self, row: GameRow, game: Game, dump: str, j: Judgement) -> str:
-        """A review step's verdict on its move (``dump``: the state before it), in the current language."""
+        """A review step's verdict on its move (``dump``: the state before it), in the current language: what
+        it cost in the game's currency and in win chance, and the better move."""
         shown = self.words(row, game, dump)
-        if j.action == j.best or j.loss < 0.005:
-            return _("🔬 The hard computer's choice too (win chance {chance}).", chance=percent(j.after))
+        if j.action == j.best or j.cost < 0.05:
+            return _("🔬 The best move the analysis found (win chance {chance}).", chance=percent(j.after))
         if not j.mark:
-            return _("🔬 Fine (win chance {after}; {better}: {before}).", after=percent(j.after),
-                     better=shown(j.best), before=percent(j.before))
-        return _("🔬 {mark}: win chance {before} → {after}; better: **{better}**.", mark=mark_word(j.mark).capitalize(),
-                 before=percent(j.before), after=percent(j.after), better=shown(j.best))
+            return _("🔬 Fine: {cost} below **{better}** (win chance {after}; with it {before}).",
+                     cost=amount(game.key, j.cost), better=shown(j.best), after=percent(j.after),
+                     before=percent(j.before))
+        return _("🔬 {mark}: −{cost}, win chance {before} → {after}; better: **{better}**.",
+                 mark=mark_word(j.mark).capitalize(), cost=amount(game.key, j.cost), before=percent(j.before),
+                 after=percent(j.after), better=shown(j.best))
 
 
 
@@ -508,6 +519,26 @@ def seed_of(game_id: int) -> str:
 def mark_word(mark: str) -> str:
     return {"inaccuracy": pgettext("analysis", "inaccuracy"), "mistake": pgettext("analysis", "mistake"),
             "blunder": pgettext("analysis", "blunder")}.get(mark, mark)
+
+
+def number(value: float) -> str:
+    """A cost as a player reads it: one decimal under 10, none above; Italian writes a decimal comma."""
+    text = f"{value:.1f}" if value < 9.95 else f"{value:.0f}"
+    return text.replace(".", ",") if i18n.current().startswith("it") else text
+
+
+def amount(key: str, value: float) -> str:
+    """``value`` in the currency of the game ``key`` (engine.ai.analysis.CURRENCY), in words: "2.4 points"."""
+    unit = engine_analysis.CURRENCY[key].unit if key in engine_analysis.CURRENCY else "points"
+    shown = number(value)
+    n = 1 if shown == "1" else 2         # a plural form for every amount but exactly one
+    if unit == "cards":
+        return ngettext("{amount} card", "{amount} cards", n, amount=shown)
+    if unit == "gems":
+        return ngettext("{amount} gem", "{amount} gems", n, amount=shown)
+    if unit == "steps":
+        return ngettext("{amount} step", "{amount} steps", n, amount=shown)
+    return ngettext("{amount} point", "{amount} points", n, amount=shown)
 
 
 def percent(value: float) -> str:

@@ -9,7 +9,7 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``community`` (table/community.py): replays, exports, lists, records, settings, notifications;
 - ``learning`` (table/learn.py): learn tables — one person against gentle computers, coached privately;
 - ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it;
-- ``analyses`` (table/analysis.py): an ended game's analysis by the hard engine, in the background;
+- ``analyses`` (table/analysis.py): an ended game's analysis (engine/ai/analysis.py), in the background;
 - ``timekeeping`` (table/timekeeping.py, on table/clock.py): speeds and banks, time zones, quiet hours, away;
 - ``leagues`` (table/league.py, on table/pairing.py): seasons of paired games with standings (issue #35).
 

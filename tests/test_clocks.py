@@ -473,6 +473,13 @@ async def test_the_estimate_uses_finished_games_when_there_are_enough(svc, clock
     spans.append(({"speed": "fast"}, 2, 0.0, 9 * DAY))
     r = await svc.join(HERE, BOB)
     assert "Length: about 5 days (the middle of the 5 finished games at this size and speed)" in r.text
+    # #47: five hours a day is another pace: games without playing hours do not measure it
+    r = await svc.set_option(HERE, ALICE, "playing_hours", "18:00-23:00")
+    assert "Length: about 22 days (a game has about 72 turns" in r.text
+    spans += [({"speed": "fast", "playing_hours": "09:00-14:00", "zone": "Asia/Tokyo"}, 2, 0.0, d * DAY)
+              for d in (15, 16, 17, 18, 19)]
+    r = await svc.set_option(HERE, ALICE, "zone", "Europe/Rome")
+    assert "Length: about 17 days (the middle of the 5 finished games at this size and speed)" in r.text
 
 
 async def test_a_notice_sent_late_pings_nobody_now_in_quiet_hours(svc, clock):

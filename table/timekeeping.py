@@ -222,11 +222,11 @@ class Timekeeping:
         """The deadline of a turn at a speed: the first instant a running bank runs out, from ``now`` on. A
         bank that ran out before ``now`` in this same turn had its notice then (#47: one turn, one deadline,
         one notice), unless its deadline is still waiting to fire (a move or an away spell came between the
-        instant and the scheduler's next look): that deadline stands."""
+        instant and the scheduler's next look, or at that very instant): that deadline stands."""
         people = [p for p in acting if p in clocks and clocks[p].since is not None]
         banks = await self.bank_hours(row, people)
         outs = [clock.runs_out(banks[p], clocks[p].since, clocks[p].bank) for p in people]
-        due = [t for t in outs if t >= now]
+        due = [t for t in outs if t > now]          # at ``now`` itself it may have fired already: see below
         if len(due) < len(outs):
             due += [t.due for t in await self.ctx.store.pending_timers(row.id)
                     if t.kind == "deadline" and t.due <= now]

@@ -557,10 +557,10 @@ async def test_one_turn_one_deadline_one_notice(svc, clock):
         for _ in range(int(hours * 4)):                 # the bot's loop looks every quarter of an hour
             clock.now += 15 * 60
             ran_out.extend(n for n in await svc.due() if "ran out of time" in n.reply.text)
-    await look(0.25)
+    ran_out.extend(n for n in await svc.due() if "ran out of time" in n.reply.text)    # at the very instant
     assert len(ran_out) == 1 and "Alice ran out of time on the clock" in ran_out[0].reply.text
     assert [p.user for p in ran_out[0].dm] == ["111"]
-    assert (await svc.set_hours(ALICE, away_days=2)).ok          # away after her bank ran out (taro's case)
+    assert (await svc.set_hours(ALICE, away_days=2)).ok          # away as her bank ran out (taro's case)
     await look(3)
     assert (await svc.set_hours(ALICE, away_days=0)).ok          # back
     await look(1)

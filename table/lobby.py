@@ -7,6 +7,7 @@ import logging
 import random
 import secrets
 
+import i18n
 from engine import GAMES, IllegalAction, ai
 from i18n import N_, _, ngettext, pgettext
 from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
@@ -277,8 +278,9 @@ class Lobby:
             row = await self._update(row, user, options=options)
             if isinstance(row, Reply):
                 return row
-        said = _("{name} set {option} to {value}.", name=self.ctx.shown(user.name), option=name,
-                 value=show(options[name]))
+        value = options[name]               # the option and its value in the reader's words, as the lobby shows them
+        said = _("{name} set {option} to {value}.", name=self.ctx.shown(user.name), option=i18n.word(name),
+                 value=i18n.word(value) if isinstance(value, str) else show(value))
         return await self.ctx.lobby_reply(row, said + (" " + _(also) if also else ""))
 
     async def _update(self, row: GameRow, user: User, *, seats=None, options=None, host=None,

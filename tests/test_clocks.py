@@ -534,9 +534,13 @@ async def _in_italian(svc, tmp_path, run_console):
     assert "Non sei assente." in out and "Assente fino" in out
     assert err(await svc.away(BOB, None)) == "Non sei assente."
     r = await svc.open_table(HERE, ALICE, "wassamasaw", {"speed": "daily", "playing_hours": "18-23"})
-    assert "Orologio: daily" in r.text and "Ore di gioco: 18:00-23:00 (UTC)" in r.text
+    assert "Orologio: giornaliera" in r.text and "Ore di gioco: 18:00-23:00 (UTC)" in r.text    # in words (#47)
     assert "Durata: circa 86 giorni (una partita ha circa 72 turni" in r.text      # 72 × 6 h × 24 / 5
     assert err(await svc.set_option(HERE, ALICE, "playing_hours", "9-9")).startswith("Ore di gioco da un'ora")
+    r = await svc.set_option(HERE, ALICE, "playing_hours", "off")     # #47: every value in the reader's words
+    assert "ha impostato ore_di_gioco a no." in r.text and "ore_di_gioco: no" in r.text
+    assert (await svc.join(HERE, BOB)).ok and (await svc.start(HERE, ALICE)).ok
+    assert err(await svc.hint(HERE, ALICE)).startswith("A un tavolo valutato non ci sono suggerimenti")
 
 
 # ----- issue #47: one turn, one deadline, one notice; every bank in the status; reminders at the bank's points ---

@@ -11,6 +11,7 @@ is opened). What the league says unprompted (a round's pairings, the final stand
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -416,7 +417,8 @@ class Leagues:
         active = [p.user_id for p in players if p.status == "active"]
         next_round = league.round + 1
         try:
-            pairs, relaxed = self.pair(league, [p.user_id for p in players], active, history, next_round)
+            pairs, relaxed = await asyncio.to_thread(      # a search of up to a second: off the event loop
+                self.pair, league, [p.user_id for p in players], active, history, next_round)
         except ValueError:                        # nobody left to pair: the league ends, and says so
             return await self._finish(league, players, history, early=True)
         try:

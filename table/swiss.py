@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 
 FIRST, SECOND = 0, 1
 BYE = "\0bye"
-GAP_LEVELS = 8          # score gaps in half points weighed apart up to this many (4 points); beyond, alike
 SEARCH_NODES = 20_000   # a completion search gives up (as "not shown") after this many steps
 CANDIDATES = 40         # pairings tried in order of quality before the search pairs the round itself
+SMALL = 40              # up to this many players every pair is weighed; above, each one's nearest rivals
 
 
 @dataclass
@@ -305,7 +305,7 @@ def most_rounds(n: int) -> int:
     return max(0, n - 1 + n % 2)
 
 
-def pair_round(players: list[str], history, rounds: int | None = None, *, window: int = 12,
+def pair_round(players: list[str], history, rounds: int | None = None, *, window: int = 8,
                initial: int = FIRST) -> SwissRound:
     """The next round for ``players`` (the active ones, in seeding order) of a Swiss of ``rounds`` rounds
     (None: no end announced, no look-ahead). Pairs in seat order (first mover first) by board, the bye last
@@ -326,8 +326,8 @@ def pair_round(players: list[str], history, rounds: int | None = None, *, window
         best = graph.best()
         if best is None:
             continue
-        if graph.recount(best):                 # more (or fewer) came down than the parity said: order again
-            best = graph.best()
+        if len(order) <= SMALL and graph.recount(best):     # more (or fewer) came down than the parity said:
+            best = graph.best()                             # order again (a large field keeps the estimate)
         if left and relax is None:
             found = _complete_from(graph, best, left)
             if found is None:
@@ -339,7 +339,7 @@ def pair_round(players: list[str], history, rounds: int | None = None, *, window
 
 
 def swiss_round(players: list[str], history, rounds: int | None = None, *,
-                window: int = 12) -> list[tuple[str, ...]]:
+                window: int = 8) -> list[tuple[str, ...]]:
     """``pair_round``'s tables."""
     return pair_round(players, history, rounds, window=window).tables
 
@@ -351,7 +351,8 @@ class _Graph:
         self.order, self.past, self.last, self.lead = order, past, last, lead
         self.round, self.initial = round_no, initial
         self.rank = {p: i for i, p in enumerate(order)}
-        self.colours_hard, self.rematch, self.window = colours_hard, rematch, window
+        self.colours_hard, self.rematch = colours_hard, rematch
+        self.window = window if len(order) > SMALL else len(order)     # a small field: every pair weighed
         self.nodes = list(order) + ([BYE] if len(order) % 2 else [])
         n = len(self.nodes)
         self.base = n + 1
@@ -373,7 +374,10 @@ class _Graph:
         self.k_float = n * n + 1
         self.k_colour = self.k_float * (n * b ** 4 + 1)
         self.k_gap = self.k_colour * (n * b ** 3 + 1)
-        self.k_rematch = self.k_gap * (n * b ** GAP_LEVELS + 1)
+        # every score gap (in half points, the bye's one more) weighs more than all smaller ones together
+        points = [past[p].points for p in order] or [0.0]
+        self.levels = int(round(2 * (max(points) - min(points)))) + 1
+        self.k_rematch = self.k_gap * (n * b ** self.levels + 1)
         self.top = self.k_rematch * (n + 1)
 
     def allowed(self, a: str, b: str) -> bool:
@@ -391,11 +395,11 @@ class _Graph:
         """Higher is better; ``a`` placed above ``b`` (or ``b`` the bye)."""
         past, b_ = self.past, self.base
         if b == BYE:
-            gap = min(GAP_LEVELS, int(round(2 * (past[a].points - self.low))) + 1)
+            gap = min(self.levels, int(round(2 * (past[a].points - self.low))) + 1)
             cost = self.k_gap * (b_ ** gap) + self.k_float * b_ ** 3 * (past[a].floats.get(self.round - 1) == 1)
             return self.top - cost - self.k_rematch * past[a].byes - (len(self.order) - self.rank[a])
         pa, pb = past[a], past[b]
-        gap = min(GAP_LEVELS, int(round(2 * (pa.points - pb.points))))
+        gap = int(round(2 * (pa.points - pb.points)))
         cost = self.k_gap * ((b_ ** gap) - 1 if gap else 0)
         cost += self.k_rematch * (b in pa.opponents)                                  # a rematch, if allowed
         seats = first_mover(a, b, past, a, self.initial)
@@ -439,11 +443,12 @@ class _Graph:
         nodes = [p for p in self.nodes if p not in used]
         g.add_nodes_from(nodes)
         order = [p for p in self.order if p not in used]
+        left = set(order)
         n = len(order)
         window = self.window
         while True:
             for i, a in enumerate(order):
-                for b in order[i + 1:i + 1 + window]:
+                for b in self.candidates(a, order, i, window, left):
                     if (a, b) in forbid or not self.allowed(a, b):
                         continue
                     if (a, b) not in self.edges:
@@ -460,6 +465,21 @@ class _Graph:
             if window >= n:
                 return None
             window *= 2
+
+    def candidates(self, a: str, order: list[str], i: int, window: int, left: set) -> list[str]:
+        """Whom ``a`` (at ``i`` in ``order``) may be weighed against: the ``window`` next below in the standings,
+        and, in a score group larger than that, the few around the partner the Dutch order has for ``a`` (half
+        the group further down), which the window would not reach."""
+        near = order[i + 1:i + 1 + window]
+        group, m = self.group[self.past[a].points], self.incoming[self.past[a].points]
+        r, q = self.pos[a] - m, len(group) - m
+        half = q // 2
+        if 0 <= r < half and half > window // 2:
+            ideal = r + half + m
+            seen = set(near)
+            near += [b for b in group[max(0, ideal - 3):ideal + 4]
+                     if b in left and b not in seen and self.rank[b] > self.rank[a]]
+        return near
 
     def best(self):
         return self.build()

@@ -479,7 +479,7 @@ async def test_rated_play_has_no_hints_unrated_and_learn_games_do(db_target, mon
         assert "Rated: no hints at this table (turning hints on makes it unrated)." in lobby
         assert (await svc.start(rated, ALICE)).ok
         assert (await store.open_game("rated")).options["hints"] is False       # kept to the game's end
-        refused = err(await svc.hint(rated, ALICE))
+        refused = err(await svc.hint(rated, ALICE))        # refused before anything else: whoever is to act
         assert refused == ("There are no hints at a rated table: ratings and league standings measure the players, "
                            "not the computer's advice.")
         # turning hints on makes a table unrated, and says so; making it rated again turns them off
@@ -492,7 +492,9 @@ async def test_rated_play_has_no_hints_unrated_and_learn_games_do(db_target, mon
         r = await svc.set_option(unrated, ALICE, "hints", "on")
         assert "With hints on, the table is unrated: rated games have no hints." in r.text and "rated: off" in r.text
         assert (await svc.start(unrated, ALICE)).ok
-        answered = await svc.hint(unrated, ALICE)
+        row = await store.open_game("unrated")
+        first = {"111": ALICE, "222": BOB}[GAMES["wassamasaw"].to_act(GAMES["wassamasaw"].load(row.state))[0]]
+        answered = await svc.hint(unrated, first)                    # whoever moves first (the seed decides)
         assert answered.ok and "the stub's move" in answered.private[0].text
         # a learn game answers
         learn = Where("learn", "g")

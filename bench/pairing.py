@@ -1,6 +1,7 @@
-"""Pairing a Swiss round (issue #35): a 200-player Swiss played for 9 rounds with random results (wins, losses,
-draws), each round paired by table/pairing.py's exact matching; the time each round's pairing takes, against
-the target. Also the 12-player Berger table and a 60-player pods round. Not part of the tests:
+"""Pairing a Swiss round (issues #35, #47): a 200-player Swiss played for 9 rounds with random results (wins,
+losses, draws), each round paired by table/swiss.py (the Dutch system's weights in one exact matching, and the
+look-ahead to the last round); the time each round's pairing takes, against the target. Also the 12-player
+Berger table and a 60-player pods round. Not part of the tests:
 
     .venv/bin/python bench/pairing.py [--players 200] [--rounds 9] [--seed 1]
 
@@ -36,7 +37,7 @@ def main() -> int:
     times, walls = [], []
     for r in range(1, args.rounds + 1):
         began, wall = time.process_time(), time.perf_counter()
-        tables = pr.swiss_round(players, history)
+        tables = pr.swiss_round(players, history, args.rounds)
         times.append(time.process_time() - began)
         walls.append(time.perf_counter() - wall)
         for t in tables:
@@ -47,6 +48,7 @@ def main() -> int:
             pts = (1.0, 0.0) if x < 0.45 else (0.0, 1.0) if x < 0.9 else (0.5, 0.5)
             history.append(pr.Played(r, t, dict(zip(t, pts, strict=True))))
     assert max(pr.met(history).values()) == 1, "a rematch"
+    assert max(pr.byes_of(history).values(), default=1) == 1, "a second bye"
     print(f"Swiss, {args.players} players: each round's pairing, processor time (s): "
           + ", ".join(f"{t:.3f}" for t in times))
     print("  wall time (s): " + ", ".join(f"{t:.3f}" for t in walls))

@@ -361,10 +361,25 @@ def advance(speed: Speed, clocks: dict[str, SeatClock], before: list[str], after
 
 def settle(clock: SeatClock, hours: Hours, now: float) -> SeatClock:
     """A running clock charged up to ``now`` and running on from there (before a person's hours change, so
-    the time before counts under the hours that held then)."""
+    the time before counts under the hours that held then). A bank already empty keeps the instant it ran
+    out, under those hours (#47): whatever hours come next, it stays empty, and that instant stays the one
+    its deadline was announced for."""
     if clock.since is None:
         return clock
-    return replace(clock, bank=max(0.0, left(clock, hours, now)), since=now)
+    rest = left(clock, hours, now)
+    if rest <= 0:
+        return replace(clock, bank=0.0, since=runs_out(hours, clock.since, clock.bank))
+    return replace(clock, bank=rest, since=now)
+
+
+def reminders(clock: SeatClock, hours: Hours, after: float, few: float) -> list[float]:
+    """When a running bank should remind its owner (#47), after ``after``: once half of what it held when it
+    began to run is used, and once ``few`` seconds are left (at most a quarter of it) — instants in the
+    owner's playing hours, since the bank runs only then. None once it is empty."""
+    if clock.since is None or clock.bank <= 0:
+        return []
+    points = {runs_out(hours, clock.since, clock.bank - rest) for rest in (clock.bank / 2, min(clock.bank / 4, few))}
+    return sorted(t for t in points if t > after)
 
 
 def hm(seconds: float) -> tuple[int, int]:

@@ -269,7 +269,7 @@ class Context:
                            hours=clock.quiet_text(window[1:]), zone=window[0]))
         players = max(len(row.seats), GAMES[row.game].min_players)
         name = speed.name if speed is not None else clock.UNTIMED
-        record = estimate.by_record(await self.estimates.spans(row.game), players, name)
+        record = estimate.by_record(await self.estimates.spans(row.game), players, name, window)
         if record is not None:
             lines.append(ngettext("Length: about {time} (the middle of the {n} finished game at this size and speed).",
                                   "Length: about {time} (the middle of the {n} finished games at this size and "
@@ -290,14 +290,16 @@ class Context:
                                     s.user_id == row.host)
                           for i, s in enumerate(row.seats))
         # each option and value in the reader's words, as the host's select names them (table/replies.py)
+        shown = table_options(row.options, row.seats)
         opts = (", ".join(f"{i18n.word(k)}: {i18n.word(v) if isinstance(v, str) else show(v)}"
-                          for k, v in table_options(row.options, row.seats).items())
+                          for k, v in shown.items())
                 or pgettext("options", "none"))
         need = i18n.line(game.players_message())
         body = _("{head}\n**{title}** — table open in this channel. {players}\nSeated:\n{seats}\nOptions: {options}\n"
                  "Join with `/game join`; {host} starts with `/game start`.", head=text, title=game.title,
                  players=need, seats=seats, options=opts, host=names.get(row.host, row.host))
-        body = "\n".join([body, *await self.clock_lines(row)])
+        rated = [_("Rated: no hints at this table (turning hints on makes it unrated).")] if shown["rated"] else []
+        body = "\n".join([body, *rated, *await self.clock_lines(row)])
         return Reply(text=body, game_id=row.id, version=row.version, status=row.status)
 
     def stale(self, row: GameRow, game: Game, state, user: User) -> Reply:

@@ -1,5 +1,6 @@
 """How long a game will take, for the lobby (issue #34): from the finished games of the same game, table size
-and speed when there are at least ``ENOUGH`` of them (their median, first move to end), otherwise from the
+and speed (and as many playing hours a day) when there are at least ``ENOUGH`` of them (their median, first move
+to end), otherwise from the
 game's typical number of turns and the table's pace (the formula in docs/clocks.md):
 
     days ≈ turns × pace / playing hours a day, where
@@ -67,11 +68,16 @@ def by_formula(game: str, players: int, speed: clock.Speed | None, window, remin
     return turns * per_turn * 24 / window_hours(window), turns
 
 
-def by_record(spans: list[tuple[dict, int, float, float]], players: int, speed_name: str) -> tuple[float, int] | None:
-    """(median seconds first move to end, how many games) of the finished games at ``players`` and
-    ``speed_name`` when there are at least ENOUGH, else None."""
+def by_record(spans: list[tuple[dict, int, float, float]], players: int, speed_name: str,
+              window: tuple[str, int, int] | None = None) -> tuple[float, int] | None:
+    """(median seconds first move to end, how many games) of the finished games at ``players``, ``speed_name``
+    and as many playing hours a day as ``window`` gives (a table with playing hours is measured against
+    tables with as many, #47: five hours a day take three times as many days as sixteen) when there are at
+    least ENOUGH, else None."""
+    hours = window_hours(window)
     durations = [end - first for options, n, first, end in spans
-                 if n == players and options.get("speed", clock.UNTIMED) == speed_name and end >= first]
+                 if n == players and options.get("speed", clock.UNTIMED) == speed_name and end >= first
+                 and window_hours(clock.window_of(options)) == hours]
     if len(durations) < ENOUGH:
         return None
     return statistics.median(durations), len(durations)

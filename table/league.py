@@ -11,6 +11,7 @@ is opened). What the league says unprompted (a round's pairings, the final stand
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -37,6 +38,11 @@ SPEED_WORDS = {"untimed": N_("untimed"), "fast": N_("fast"), "daily": N_("daily"
 # the table size pods are made of, per game of three or more players
 BEST_POD = {"wagara": 3, "mywuxing": 4, "seikatsu": 3, "wurrm": 4}
 MAX_ROUNDS = 20
+# what a round says when a Swiss found no pairing under all its rules (table/swiss.py: after withdrawals, or in
+# the last round, where only the leaders may break the colour rule by the Dutch rules)
+RELAXED_WORDS = {"colours": N_("No other pairing was left: this round someone moves first (or second) more often "
+                               "than the colour rule allows."),
+                 "rematch": N_("No other pairing was left after the withdrawals: this round has a rematch.")}
 LEAGUE = "_league"          # a league game's unseen option: the league's id
 
 
@@ -127,8 +133,14 @@ class Leagues:
     async def signup_reply(self, league: LeagueRow, head: str) -> Reply:
         players = await self.rows.players(league.id)
         names = ", ".join(self.ctx.shown(self.shown_name(p)) for p in players) or "—"
+        need = ""
+        if league.format == "swiss" and league.status == "signup":
+            least = max(2, league.rounds + (league.rounds % 2 == 0))      # pr.most_rounds(least) >= rounds
+            need = ngettext("A Swiss of {rounds} round needs at least {n} players.",
+                            "A Swiss of {rounds} rounds needs at least {n} players.", league.rounds,
+                            rounds=league.rounds, n=least)
         text = "\n".join([head, self.describe(league),
-                          _("Entered ({n}): {names}", n=len(players), names=names),
+                          _("Entered ({n}): {names}", n=len(players), names=names), need,
                           _("Join with the button or `/league join`; the organiser starts it with `/league start`.")
                           if league.status == "signup" else ""]).strip()
         return Reply(text=text, status=f"league:{league.status}", game_id=None, version=league.version,
@@ -227,11 +239,14 @@ class Leagues:
         players = await self.rows.players(league.id)
         game = GAMES[league.game]
         least = max(3, game.min_players) if league.format == "pods" else 2
-        if league.format == "swiss":
-            least = max(least, league.rounds + 1)
         if len(players) < least:
             return Reply.fail(user.id, _("League #{id} needs at least {n} players to start; it has {m}.",
                                          id=league.id, n=least, m=len(players)))
+        if league.format == "swiss" and league.rounds > pr.most_rounds(len(players)):
+            return Reply.fail(user.id, _("A Swiss of {m} players can promise at most {most} rounds (everyone meets "
+                                         "everyone once), not {n}: add players (or computers, `/league addbot`), "
+                                         "or open it again with fewer rounds.", m=len(players),
+                                         most=pr.most_rounds(len(players)), n=league.rounds))
         rounds = league.rounds
         if league.format == "round-robin":
             rounds = len(players) - 1 + len(players) % 2
@@ -402,37 +417,44 @@ class Leagues:
         active = [p.user_id for p in players if p.status == "active"]
         next_round = league.round + 1
         try:
-            pairs = self.pair(league, [p.user_id for p in players], active, history, next_round)
-        except ValueError:
-            return await self._finish(league, players, history)
+            pairs, relaxed = await asyncio.to_thread(      # a search of up to a second: off the event loop
+                self.pair, league, [p.user_id for p in players], active, history, next_round)
+        except ValueError:                        # nobody left to pair: the league ends, and says so
+            return await self._finish(league, players, history, early=True)
         try:
             league = await self.rows.pair_round(league, next_round, pairs, self.ctx.clock())
         except VersionConflict:
             return False          # another process paired it
         for t in [p for p in await self.rows.pairings(league.id) if p.round == next_round and not p.bye]:
             await self._open(league, t, players)
-        await self._announce(league, next_round)
-        log.info("league %s: round %d paired (%d tables)", league.id, next_round, len(pairs))
+        await self._announce(league, next_round, RELAXED_WORDS.get(relaxed))
+        log.info("league %s: round %d paired (%d tables%s)", league.id, next_round, len(pairs),
+                 f", without {relaxed}" if relaxed else "")
         return True
 
     def pair(self, league: LeagueRow, entrants: list[str], active: list[str], history: list[pr.Played],
-             round_no: int) -> list[tuple[str, ...]]:
-        """Round ``round_no``'s tables. Round robin: the Berger table of every entrant in order of entry; one
-        whose opponent is out has a bye that round."""
+             round_no: int) -> tuple[list[tuple[str, ...]], str | None]:
+        """Round ``round_no``'s tables, and what a Swiss could not keep (table/swiss.py: None, "completion",
+        "colours" or "rematch", after withdrawals). Round robin: the Berger table of every entrant in order of
+        entry; one whose opponent is out has a bye that round. Swiss: the Dutch system, looking ahead to the
+        league's last round."""
         if league.format == "round-robin":
             tables = []
             for t in pr.berger(entrants)[round_no - 1]:
                 left = tuple(s for s in t if s in active)
                 if left:
                     tables.append(left)
-            return sorted(tables, key=len, reverse=True)
+            return sorted(tables, key=len, reverse=True), None
         if league.format == "swiss":
-            return pr.swiss_round(active, history)
+            if not active:
+                raise ValueError("nobody left")
+            got = pr.pair_round(active, history, league.rounds)
+            return got.tables, got.relaxed
         game = GAMES[league.game]
         best = min(max(BEST_POD.get(game.key, 3), game.min_players), game.max_players)
         sizes = pr.pod_sizes(len(active), best, max(3, game.min_players) if len(active) >= 3 else game.min_players,
                              game.max_players)
-        return pr.pods_round(active, history, sizes)
+        return pr.pods_round(active, history, sizes), None
 
     async def history(self, league: LeagueRow) -> list[pr.Played]:
         return [pr.Played(t.round, tuple(t.seats), t.points or {}, t.scores or {})
@@ -452,9 +474,9 @@ class Leagues:
                 try:
                     row = await ctx.store.create_game(
                         guild=league.guild, channel=channel, game=game.key,
-                        options={"speed": league.speed, LEAGUE: league.id}, host=Seat(host.user_id, host.name,
-                                                                                        host.is_bot),
-                        now=ctx.clock(), parent_channel=league.channel)
+                        options={"speed": league.speed, "hints": False, LEAGUE: league.id},   # no hints (#47)
+                        host=Seat(host.user_id, host.name, host.is_bot), now=ctx.clock(),
+                        parent_channel=league.channel)
                 except ChannelBusy:
                     row = await ctx.store.open_game(channel)
             await self.rows.set_game(table.id, row.id)
@@ -470,13 +492,16 @@ class Leagues:
         reply.notes = []
         await ctx.store.add_outgoing(row.id, channel, payload(Notice(channel, reply)), ctx.clock())
 
-    async def _announce(self, league: LeagueRow, round_no: int) -> None:
+    async def _announce(self, league: LeagueRow, round_no: int, note: str | None = None) -> None:
         text, mention = await self.pairings_text(league, round_no)
+        if note:
+            text += "\n" + _(note)
         reply = Reply(text=text, mention=mention, status=f"league:{league.status}")
         await self.ctx.store.add_outgoing(None, league.channel, payload(Notice(league.channel, reply)),
                                           self.ctx.clock())
 
-    async def _finish(self, league: LeagueRow, players: list[Entrant], history: list[pr.Played]) -> bool:
+    async def _finish(self, league: LeagueRow, players: list[Entrant], history: list[pr.Played],
+                      early: bool = False) -> bool:
         try:
             league = await self.rows.change(league, self.ctx.clock(), status="finished")
         except VersionConflict:
@@ -485,6 +510,9 @@ class Leagues:
         names = {p.user_id: self.shown_name(p) for p in players}
         winners = [names[r.player] for r in table if r.rank == 1]
         head = _("League #{id} is over. The winner: {names}!", id=league.id, names=", ".join(winners))
+        if early:
+            head = _("League #{id} ends after round {round} of {rounds}: nobody is left to pair.", id=league.id,
+                     round=league.round, rounds=league.rounds) + "\n" + head
         reply = Reply(text=head + "\n" + self.standings_lines(league, table, names, await self.rows.events(league.id)),
                       mention=[r.player for r in table if r.rank == 1 and not r.player.startswith(BOT_PREFIX)],
                       status="league:finished")

@@ -7,6 +7,7 @@ import logging
 import random
 import secrets
 
+import i18n
 from engine import GAMES, IllegalAction, ai
 from i18n import N_, _, ngettext, pgettext
 from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
@@ -15,7 +16,7 @@ from . import clock
 from .clock import SPEEDS, BadHours
 from .context import Context, speaks
 from .play import Play
-from .records import REMATCH, TABLE_OPTIONS, game_options
+from .records import REMATCH, TABLE_OPTIONS, at_start, game_options, table_options
 from .replies import Private, Reply, User, Where, confirm_abandon
 from .texts import BOT_NAME, duration, parse_option, show
 from .timekeeping import why_not
@@ -39,6 +40,17 @@ def table_option(name: str, value):
     except BadHours as e:
         raise ValueError(why_not(e)) from None
     return value
+
+
+def hints_or_rated(options: dict, row: GameRow, name: str) -> tuple[dict, str | None]:
+    """A rated table gives no hints (#47): hints turned on make the table unrated, and a table made rated has
+    its hints turned off. The options so, and the sentence that says what else changed (or None)."""
+    shown = table_options(row.options, row.seats)
+    if name == "hints" and options["hints"] and shown["rated"]:
+        return {**options, "rated": False}, N_("With hints on, the table is unrated: rated games have no hints.")
+    if name == "rated" and options["rated"] and shown["hints"]:
+        return {**options, "hints": False}, N_("A rated table has no hints: hints are off.")
+    return options, None
 
 
 def in_order(row: GameRow, seats: list[Seat]) -> list[Seat]:
@@ -251,9 +263,11 @@ class Lobby:
                 known = ", ".join([*game.options, *TABLE_OPTIONS]) or pgettext("options", "none")
                 return Reply.fail(user.id, _("{title} has no option '{name}'. Options: {options}.", title=game.title,
                                              name=name, options=known), game_id=row.id)
+            also = None
             try:
                 if name in TABLE_OPTIONS:
                     options = {**row.options, name: table_option(name, parse_option(TABLE_OPTIONS[name], value))}
+                    options, also = hints_or_rated(options, row, name)
                 else:
                     parsed = parse_option(game.options[name], value)
                     options = {**row.options, **game.check_options({**game_options(row.options), name: parsed})}
@@ -264,8 +278,10 @@ class Lobby:
             row = await self._update(row, user, options=options)
             if isinstance(row, Reply):
                 return row
-        return await self.ctx.lobby_reply(row, _("{name} set {option} to {value}.", name=self.ctx.shown(user.name),
-                                           option=name, value=show(options[name])))
+        value = options[name]               # the option and its value in the reader's words, as the lobby shows them
+        said = _("{name} set {option} to {value}.", name=self.ctx.shown(user.name), option=i18n.word(name),
+                 value=i18n.word(value) if isinstance(value, str) else show(value))
+        return await self.ctx.lobby_reply(row, said + (" " + _(also) if also else ""))
 
     async def _update(self, row: GameRow, user: User, *, seats=None, options=None, host=None,
                       conflict: str = N_("The table changed meanwhile; try again.")) -> GameRow | Reply:
@@ -305,6 +321,13 @@ class Lobby:
         seats = list(row.seats)
         if shuffle:
             random.SystemRandom().shuffle(seats)
+        options = at_start(row.options, seats)           # hints as the lobby showed them, kept to the end (#47)
+        if options != row.options:
+            try:
+                row = await ctx.store.update_lobby(row, seats=row.seats, options=options, host=row.host,
+                                                   now=ctx.clock())
+            except VersionConflict:
+                return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
         seed = secrets.randbits(62)
         try:
             state = game.new([s.user_id for s in seats], seed, game_options(row.options))

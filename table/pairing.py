@@ -1,5 +1,6 @@
-"""A league's pairings and standings as pure functions (issue #35): Swiss by an exact matching, round robin by
-Berger tables, pods for the games of three or more players, and the tie-breaks. No store, no clock.
+"""A league's pairings and standings as pure functions (issue #35): Swiss by the Dutch system (table/swiss.py,
+issue #47), round robin by Berger tables, pods for the games of three or more players, and the tie-breaks.
+No store, no clock.
 
 A player is a string id; a past game is a ``Played``: its seats in order (who moved first first) and each seat's
 points from it. Byes are games of one seat. See docs/leagues.md for the rules as players read them.
@@ -70,89 +71,8 @@ def firsts(history: list[Played]) -> tuple[Counter, dict[str, list[int]]]:
     return first, places
 
 
-# ----- Swiss -----------------------------------------------------------------------------------------------
-BYE = "\0bye"
-
-
-def _colour_want(places: list[int]) -> float:
-    """How much a player wants to move first (negative: second): seconds minus firsts so far, else half a
-    point for the other of the last game; 0 before any game."""
-    if not places:
-        return 0.0
-    if len(places) >= 2 and places[-1] == places[-2]:      # twice the same: a third time only if it must
-        return (3.0 if places[-1] == 1 else -3.0) + (len(places) - 2 * places.count(0))
-    diff = (len(places) - places.count(0)) - places.count(0)
-    if diff:
-        return float(diff) + (0.5 if diff > 0 else -0.5) * (places[-1] == (1 if diff > 0 else 0))
-    return 0.5 if places[-1] == 1 else -0.5
-
-
-def swiss_round(players: list[str], history: list[Played], *, window: int = 12) -> list[tuple[str, ...]]:
-    """A Swiss round for ``players`` (the active ones, in seeding order): pairs (first mover first), and a
-    bye as a 1-tuple when the count is odd. Nobody meets a past opponent, nobody gets a second bye, equal
-    scores meet as far as possible (the smallest sum of squared score gaps), and the first move alternates.
-
-    An exact maximum-weight matching (Edmonds' blossom algorithm, networkx) finds a pairing whenever one
-    exists, where a greedy pass can get stuck in a late round. Only each player's ``window`` neighbours in the
-    standings are candidates (a 200-player round stays fast); the window widens if that leaves no pairing.
-    Raises ValueError when no pairing without a rematch exists."""
-    if not players:
-        return []
-    import networkx as nx  # here, not at the top: 25 MB a bot carries only once it pairs a Swiss round
-
-    pts = points_of(history)
-    seen = met(history)
-    had_bye = byes_of(history)
-    _first, places = firsts(history)
-    seed = {p: i for i, p in enumerate(players)}
-    order = sorted(players, key=lambda p: (-pts[p], seed[p]))
-    rank = {p: i for i, p in enumerate(order)}
-    nodes = list(order) + ([BYE] if len(order) % 2 else [])
-    low = min(pts[p] for p in order)
-    n = len(order)
-    while True:
-        g = nx.Graph()
-        g.add_nodes_from(nodes)
-        for i, a in enumerate(order):
-            for b in order[i + 1:i + 1 + window]:
-                if seen[tuple(sorted((a, b)))]:
-                    continue
-                gap = (pts[a] - pts[b]) * 2          # in half points
-                w = 10**9 - 10**6 * int(gap * gap) - abs(rank[b] - rank[a] - n // 2)
-                wa, wb = _colour_want(places[a]), _colour_want(places[b])
-                if wa * wb > 0:                      # both want the same: one cannot have it
-                    w -= int(1000 * min(abs(wa), abs(wb)) ** 2 * 4)
-                g.add_edge(a, b, weight=w)
-            if BYE in nodes and not had_bye[a]:
-                gap = (pts[a] - low) * 2 + 1
-                g.add_edge(a, BYE, weight=10**9 - 10**6 * int(gap * gap) - (n - rank[a]))
-        matching = nx.max_weight_matching(g, maxcardinality=True)
-        if 2 * len(matching) == len(nodes):
-            break
-        if window >= n:
-            raise ValueError("no Swiss pairing without a rematch or a second bye")
-        window *= 2
-    pairs = []
-    for a, b in matching:
-        if BYE in (a, b):
-            pairs.append(((b if a == BYE else a),))
-            continue
-        pairs.append(_first_mover(a, b, places, rank))
-    return sorted(pairs, key=lambda t: (len(t) == 1, min(rank[p] for p in t)))
-
-
-def _first_mover(a: str, b: str, places, rank) -> tuple[str, str]:
-    """Who of a pair moves first: the one who wants it more (who has moved first less often, or moved second
-    last); on an equal wish, the higher placed has theirs."""
-    wa, wb = _colour_want(places[a]), _colour_want(places[b])
-    if wa != wb:
-        return (a, b) if wa > wb else (b, a)
-    top, other = (a, b) if rank[a] < rank[b] else (b, a)
-    return (top, other) if wa >= 0 else (other, top)
-
-
-def swiss_rounds_possible(n: int) -> int:
-    return max(0, n - 1)
+# ----- Swiss: table/swiss.py (the Dutch system, with the look-ahead that keeps a league's rounds) -----------
+from .swiss import BYE, SwissRound, most_rounds, pair_round, swiss_round  # noqa: E402,F401
 
 
 # ----- round robin ---------------------------------------------------------------------------------------

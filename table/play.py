@@ -25,7 +25,7 @@ from store.store import GameRow, Seat, VersionConflict
 
 from . import inflight
 from .context import Context, speaks
-from .records import LEARN, UNDO, rebuild, table_options
+from .records import LEARN, UNDO, hints_on, rebuild
 from .replies import Private, Reply, User, Where
 from .texts import PRIVATE_WORDS, REMOVED_TEXT, bot_level, rules_line, seconds_text, show, words_of
 
@@ -422,9 +422,11 @@ class Play:
         else:
             acting = game.to_act(state)
             others = [s.user_id for s in row.seats if s.user_id not in acting]     # away, though not their turn
+            tk, now = ctx.timekeeping, ctx.clock()
+            banks = await tk.bank_lines(row, now)               # every bank, not only the one running (#47)
             tail = "\n".join([ctx.waiting_text(row, acting),
-                              *await ctx.timekeeping.turn_lines(row, acting, ctx.clock()),
-                              *await ctx.timekeeping.away_lines(row, others, ctx.clock())])
+                              *(banks or await tk.turn_lines(row, acting, now)),
+                              *await tk.away_lines(row, others, now)])
         head = _("**{title}** — move {n}", title=game.title, n=entries[-1].seq) if entries else \
             _("**{title}** — no moves yet", title=game.title)
         reply = Reply(text="\n".join([head, rules_line(game, state)] + lines + [tail]),
@@ -473,7 +475,10 @@ class Play:
         row = await self._player(where, user, N_("Hints are for the players of this game."))
         if isinstance(row, Reply):
             return row
-        if not table_options(row.options)["hints"]:
+        if not hints_on(row.options):
+            if ratings.is_rated(row.options, row.seats):      # #47: rated play (league games too) has no engine help
+                return Reply.fail(user.id, _("There are no hints at a rated table: ratings and league standings "
+                                             "measure the players, not the computer's advice."), game_id=row.id)
             return Reply.fail(user.id, _("This table has hints turned off (the host chose so in the lobby: "
                                          "`/game option name:hints value:off`)."), game_id=row.id)
         game, state = ctx.state_of(row)

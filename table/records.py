@@ -43,11 +43,30 @@ def game_options(options: dict) -> dict:
 
 
 def table_options(options: dict, seats: list | None = None) -> dict:
-    """A table's options as shown, with the table's own ones at their defaults when never set (``rated``: by
-    ``seats``)."""
-    defaults = {**TABLE_OPTIONS, "rated": is_rated(options, seats or [])}
+    """A table's options as shown in its lobby, with the table's own ones at their defaults when never set
+    (``rated``: by ``seats``; ``hints``: off at a rated table, #47)."""
+    rated = is_rated(options, seats or [])
+    defaults = {**TABLE_OPTIONS, "rated": rated, "hints": not rated}
     return {**{k: v for k, v in options.items() if not k.startswith("_")},
             **{k: options.get(k, v) for k, v in defaults.items()}}
+
+
+def at_start(options: dict, seats: list) -> dict:
+    """A table's options as its game starts (#47): ``hints`` stored as the lobby showed it (off at a rated
+    table), and a table whose host turned hints on is unrated. A game keeps them to its end; a game started
+    before #47 has no ``hints`` stored and keeps the hints it began with (``hints_on``)."""
+    out = dict(options)
+    if out.get("hints") is True and "rated" not in out:
+        out["rated"] = False                     # turned on in a lobby opened before #47: hints or rating
+    if "hints" not in out:
+        out["hints"] = not is_rated(out, seats)
+    return out
+
+
+def hints_on(options: dict) -> bool:
+    """Whether a started game gives hints: as stored at its start; one started before #47 kept the default
+    of then (on)."""
+    return bool(options.get("hints", True))
 
 
 UNDO = "#undo"

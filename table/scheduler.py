@@ -119,10 +119,16 @@ class Scheduler:
         reply.turn = self.ctx.turn(row, game, state)
         dms = await self._direct(awake, _("⏰ It is your move in {title} (waiting {time}).", title=game.title,
                                           time=waited))
-        # remind again until the deadline (or, without one, a few more times), out of quiet hours
+        # remind again until the deadline (or, without one, a few more times), out of quiet hours; at a speed,
+        # at the bank's next point (#47)
         interval = (await self.ctx.settings(row.guild)).reminder_hours * 3600
         deadline = next((t.due for t in await self.ctx.store.pending_timers(row.id) if t.kind == "deadline"), None)
-        if interval > 0:
+        clocks = await tk.clocks(row)
+        if clocks is not None:
+            nxt = await tk.bank_reminder(row, acting, clocks, now + 1) if interval > 0 else None
+            if nxt is not None:
+                await self.ctx.store.add_timer(row.id, "reminder", row.version, nxt)
+        elif interval > 0:
             nxt = tk.reminder_due([p for p in acting if p in awake], hours, now, interval)
             asleep = [p for p in acting if p not in awake]
             if asleep:              # those asleep now are reminded when they wake, if that comes first
@@ -138,7 +144,7 @@ class Scheduler:
         game, state, acting, _names, hours = overdue
         tk, now = self.ctx.timekeeping, self.ctx.clock()
         settings = await self.ctx.settings(row.guild)
-        absent, later = await tk.absent(row, acting, now, settings)
+        absent, later = await tk.absent(row, acting, now, settings, since=timer.due)
         if later is not None:               # another bank runs out later (or someone is away): a deadline then
             await self.ctx.store.add_timer(row.id, "deadline", row.version, later)
         if not absent:

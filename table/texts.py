@@ -13,6 +13,7 @@ BOT_LEVEL = re.compile(r"\((easy|medium|hard)\)$")
 BOT_NAME = N_("Computer {n} ({level})")
 LEVEL_WORDS = (W_("easy"), W_("medium"), W_("hard"))
 SPEED_WORDS = (W_("untimed"), W_("fast"), W_("daily"), W_("relaxed"))    # the speed option's values (#34), as words
+WINDOW_WORDS = (W_("off"),)   # playing_hours without a window, in the reader's words (#47: "ore_di_gioco: no")
 STAND_IN_LEVEL = "medium"     # a computer playing for a person: skipped turns and removed seats
 REMOVED_TEXT = N_("You were removed from this game past a turn deadline; a computer plays your seat now, so you "
                   "can no longer act, take back a move or see its hand.")
@@ -155,5 +156,5 @@ def speed_text(speed) -> str:
     if speed is None:
         return _("untimed: the server's reminders and turn deadline (`/settings`)")
     return _("{name}: {bank} h each, +{increment} h a move, at most {cap} h; only your playing hours count",
-             name=speed.name, bank=f"{speed.bank / H:g}", increment=f"{speed.increment / H:g}",
+             name=i18n.word(speed.name), bank=f"{speed.bank / H:g}", increment=f"{speed.increment / H:g}",
              cap=f"{speed.cap / H:g}")

@@ -35,6 +35,7 @@ log = logging.getLogger("teahouse.table")
 
 HOURS_TTL = 30.0     # seconds a person's hours are kept in memory (as a server's settings are: SETTINGS_TTL)
 EMPTY = 1.0          # a bank with less than a second left is empty (the scheduler wakes at its instant)
+FEW_HOURS = 3 * H    # a bank's second reminder: this much left (or a quarter of the bank, if less), #47
 
 
 def bank_text(seconds: float) -> str:
@@ -180,17 +181,56 @@ class Timekeeping:
         hours = await self.hours(acting)
         timers = []
         if settings.reminder_hours > 0:
-            reach = await self.reach_hours(row, acting)
-            timers.append(("reminder", self.reminder_due(acting, reach, now, settings.reminder_hours * H)))
+            if clocks is not None:          # at a speed: at points of the bank, not every few hours (#47)
+                due = await self.bank_reminder(row, acting, clocks, now)
+                if due is not None:
+                    timers.append(("reminder", due))
+            else:
+                reach = await self.reach_hours(row, acting)
+                timers.append(("reminder", self.reminder_due(acting, reach, now, settings.reminder_hours * H)))
         if clocks is not None:
-            banks = await self.bank_hours(row, acting)
-            outs = [clock.runs_out(banks[p], clocks[p].since, clocks[p].bank)
-                    for p in acting if p in clocks and clocks[p].since is not None]
-            if outs:
-                timers.append(("deadline", min(outs)))
+            due = await self.bank_deadline(row, acting, clocks, now)
+            if due is not None:
+                timers.append(("deadline", due))
         elif settings.deadline_hours > 0:
             timers.append(("deadline", min(self.untimed_deadline(hours[p], now, settings) for p in acting)))
         return timers
+
+    async def bank_reminder(self, row: GameRow, acting: list[str], clocks: dict[str, SeatClock],
+                            now: float) -> float | None:
+        """The next reminder at a game played at a speed: the first of the running banks' reminder points
+        (``clock.reminders``) after ``now``, moved out of its owner's quiet hours, if that still comes before
+        the bank runs out (the deadline's notice says the rest). Someone in their quiet hours now (so not
+        mentioned now) is reminded when they wake, as at an untimed table."""
+        people = [p for p in acting if p in clocks and clocks[p].since is not None]
+        banks, reach = await self.bank_hours(row, people), await self.reach_hours(row, people)
+        due = []
+        for p in people:
+            end = clock.runs_out(banks[p], clocks[p].since, clocks[p].bank)
+            points = clock.reminders(clocks[p], banks[p], now, FEW_HOURS)
+            if clock.is_quiet(reach[p], now):
+                points.insert(0, now)
+            for t in points:
+                t = clock.awake_at(reach[p], t)
+                if t < end:
+                    due.append(t)
+                    break
+        return min(due, default=None)
+
+    async def bank_deadline(self, row: GameRow, acting: list[str], clocks: dict[str, SeatClock],
+                            now: float) -> float | None:
+        """The deadline of a turn at a speed: the first instant a running bank runs out, from ``now`` on. A
+        bank that ran out before ``now`` in this same turn had its notice then (#47: one turn, one deadline,
+        one notice), unless its deadline is still waiting to fire (a move or an away spell came between the
+        instant and the scheduler's next look, or at that very instant): that deadline stands."""
+        people = [p for p in acting if p in clocks and clocks[p].since is not None]
+        banks = await self.bank_hours(row, people)
+        outs = [clock.runs_out(banks[p], clocks[p].since, clocks[p].bank) for p in people]
+        due = [t for t in outs if t > now]          # at ``now`` itself it may have fired already: see below
+        if len(due) < len(outs):
+            due += [t.due for t in await self.ctx.store.pending_timers(row.id)
+                    if t.kind == "deadline" and t.due <= now]
+        return min(due, default=None)
 
     @staticmethod
     def untimed_deadline(hours: Hours, start: float, settings: Settings) -> float:
@@ -204,10 +244,11 @@ class Timekeeping:
             return None
         return clock.left(clocks[seat], (await self.bank_hours(row, [seat]))[seat], now)
 
-    async def absent(self, row: GameRow, acting: list[str], now: float, settings: Settings):
-        """Past a deadline timer: (the people whose bank is empty, the next instant another runs out or None) for a
-        game played at a speed; for an untimed one, (those of ``acting`` not away, and for those away the turn
-        deadline counted from their return)."""
+    async def absent(self, row: GameRow, acting: list[str], now: float, settings: Settings, since: float = 0.0):
+        """Past a deadline timer due at ``since``: (the people whose bank is empty, the next instant another runs
+        out or None) for a game played at a speed — only those whose bank ran out at ``since`` or later: one
+        that ran out before had its notice then (#47); for an untimed one, (those of ``acting`` not away, and
+        for those away the turn deadline counted from their return)."""
         clocks = await self.clocks(row)
         hours = await (self.hours(acting) if clocks is None else self.bank_hours(row, acting))
         if clocks is None:
@@ -219,10 +260,12 @@ class Timekeeping:
             c = clocks.get(p)
             if c is None or c.since is None:
                 continue
+            end = clock.runs_out(hours[p], c.since, c.bank)
             if clock.left(c, hours[p], now) < EMPTY:
-                out.append(p)
+                if end >= since - EMPTY:
+                    out.append(p)
             else:
-                later.append(clock.runs_out(hours[p], c.since, c.bank))
+                later.append(end)
         return out, min(later) if later else None
 
     # ----- what the table is told ----------------------------------------------------------------------------
@@ -279,15 +322,24 @@ class Timekeeping:
         clocks = await self.clocks(row) if row.status != "lobby" else None
         if clocks is None:
             return Reply(game_id=row.id, private=[Private(user.id, head)])
-        now = ctx.clock()
-        names = ctx.text_names(row)
-        running = [p for p, c in clocks.items() if c.since is not None]
-        lines = [head] + await self.turn_lines(row, running, now)
-        for p, c in clocks.items():
-            if c.since is None and row.seat_of(p) is not None and not row.seat_of(p).is_bot:
-                lines.append(_("{name}: {time} on the clock, not running.", name=names.get(p, p),
-                               time=bank_text(c.bank)))
+        lines = [head] + await self.bank_lines(row, ctx.clock(), clocks)
         return Reply(game_id=row.id, private=[Private(user.id, "\n".join(lines))])
+
+    async def bank_lines(self, row: GameRow, now: float, clocks: dict[str, SeatClock] | None = None) -> list[str]:
+        """Every person's bank at a game played at a speed, in seat order (``/game clock`` and ``/game status``,
+        #47): those running as ``turn_lines`` has them, the others "… on the clock, not running." None for an
+        untimed game."""
+        clocks = clocks if clocks is not None else await self.clocks(row)
+        if clocks is None:
+            return []
+        names = self.ctx.text_names(row)
+        people = [s.user_id for s in row.seats if not s.is_bot and s.user_id in clocks]
+        lines = await self.turn_lines(row, [p for p in people if clocks[p].since is not None], now)
+        for p in people:
+            if clocks[p].since is None:
+                lines.append(_("{name}: {time} on the clock, not running.", name=names.get(p, p),
+                               time=bank_text(clocks[p].bank)))
+        return lines
 
     # ----- /notify: zone, quiet hours, away ----------------------------------------------------------------
     @speaks_to(0)

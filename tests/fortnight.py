@@ -55,6 +55,10 @@ class Figures:
     bank_quarters_charged: int = 0          # ... in which it went down
     charged_outside_playing: int = 0        # ... in which it went down although its owner had no playing minute
     banks_run_out: int = 0
+    run_out_repeated: int = 0               # a run-out notice (or its direct message) again in the same turn (#47)
+    skips: int = 0                          # turns past an empty bank skipped by another player (vote)
+    status_checks: int = 0                  # /game status at the timed table of three, once a day at noon
+    status_banks: set = field(default_factory=set)     # ... how many banks it showed
     games_finished: int = 0
     away_spells: int = 0
     notices: list = field(default_factory=list, repr=False)
@@ -98,7 +102,8 @@ class Person:
 
 class Fortnight:
     def __init__(self, svc: TableService, clock, users: list[User], channels: list[str], guild: str,
-                 seed: int = 34, days: float = 14, away=(2, 5 * DAY + 12 * H, 3)):
+                 seed: int = 34, days: float = 14, away=((2, 5 * DAY + 12 * H, 3),), action: str = "skip",
+                 busy=((0, 9 * DAY, 11 * DAY),), skip_rate: float = 0.5):
         self.svc, self.clock, self.guild, self.days = svc, clock, guild, days
         self.people = [Person(u, z, a, b) for u, (_n, z, a, b) in zip(users, PEOPLE, strict=True)]
         self.by_id = {p.user.id: p for p in self.people}
@@ -106,9 +111,15 @@ class Fortnight:
                        for ch, (_s, speed, game, _w) in zip(channels, TABLES, strict=True)]
         self.windows = {ch: w for ch, (_s, _speed, _game, w) in zip(channels, TABLES, strict=True)}
         self.rng = random.Random(seed)
-        self.away_plan = away              # (person index, when from the start, days)
+        self.away_plan = list(away)        # (person index, from when after the start, days[, True: once the fast
+        #                                    table waits for them on an empty bank]) for each spell
+        self.action = action               # the server's deadline action: skip (a computer plays) or vote
+        self.busy = busy                   # (person index, from, to after the start): not playing
+        self.skip_rate = skip_rate         # with vote: how often someone who looks in skips an empty bank's turn
         self.fig = Figures()
         self.ref: dict[str, dict] = {}     # channel → {game id, log length, banks by hand, running, speed}
+        self.turns: dict[tuple[str, str], int] = {}        # (channel, person) → turns begun (waits)
+        self.told: dict[tuple, int] = {}                   # (channel, game, person, turn) → run-out notices
 
     # ----- checks ------------------------------------------------------------------------------------------
     def heard(self, users, kind: str) -> None:
@@ -138,6 +149,21 @@ class Fortnight:
                 window = self.windows.get(n.channel)
                 self.fig.reminders_outside_window += window is not None and not self.people[0].plays(now, window)
             self.fig.banks_run_out += "ran out of time" in text
+            for line in text.splitlines():
+                if " ran out of time" in line:
+                    named = line.split(" ran out of time")[0].lstrip("⌛ ").split(", ")
+                    for p in self.people:
+                        if p.user.name in named:
+                            self.tell(n.channel, self.ref.get(n.channel, {}).get("id"), p.user.id)
+            for dm in n.dm:
+                if "past its deadline" in dm.text:
+                    self.tell(n.channel, self.ref.get(n.channel, {}).get("id"), dm.user, "dm")
+
+    def tell(self, channel: str, game, person: str, how: str = "channel") -> None:
+        """One more run-out notice for ``person``'s current turn at ``channel``: more than one is a repeat."""
+        key = (channel, game, person, self.turns.get((channel, person), 0), how)
+        self.told[key] = self.told.get(key, 0) + 1
+        self.fig.run_out_repeated += self.told[key] > 1
 
     # ----- the banks by hand -------------------------------------------------------------------------------
     async def sync(self, where: Where, speed: str) -> None:
@@ -161,6 +187,8 @@ class Fortnight:
                 rest = max(0.0, ref["left"][p])
                 ref["left"][p] = min(sp.cap, rest + sp.increment) if p in movers else rest
                 ref["running"].discard(p)
+        for p in waiting - ref["running"]:             # a new wait: a new turn
+            self.turns[(where.channel, p)] = self.turns.get((where.channel, p), 0) + 1
         ref["running"] |= waiting
 
     def charge(self, start: float, end: float) -> None:
@@ -179,8 +207,9 @@ class Fortnight:
             hours = await self.svc.timekeeping.bank_hours(row, list(stored))
             for p, values in stored.items():
                 left = C.left(C.SeatClock(*values), hours[p], now)
-                self.fig.bank_checks += 1
-                self.fig.bank_max_difference = max(self.fig.bank_max_difference, abs(left - ref["left"][p]))
+                self.fig.bank_checks += 1          # what is left, never below nothing (an empty bank is empty)
+                self.fig.bank_max_difference = max(self.fig.bank_max_difference,
+                                                   abs(max(0.0, left) - max(0.0, ref["left"][p])))
 
     async def banks(self) -> dict[tuple[str, int, str], tuple[float, float]]:
         """Every running bank now, as the service has it: (channel, game, person) → (since, seconds left)."""
@@ -226,7 +255,7 @@ class Fortnight:
 
     async def setup(self) -> None:
         svc = self.svc
-        await svc.change_settings(self.guild, self.people[0].user, True, deadline_action="skip")
+        await svc.change_settings(self.guild, self.people[0].user, True, deadline_action=self.action)
         for p, (_n, zone, a, b) in zip(self.people, PEOPLE, strict=True):
             quiet = f"{a // 60:02d}:{a % 60:02d}-{b // 60:02d}:{b % 60:02d}"
             assert (await svc.set_hours(p.user, zone, quiet)).ok
@@ -239,19 +268,23 @@ class Fortnight:
         self.noticed(await svc.due())
         for where, speed, _game in self.tables:
             await self.sync(where, speed)
-        who, start_after, days = self.away_plan
-        person = self.people[who]
-        if person.away is None and now >= self.start + start_after:
-            person.away = (now, now + days * DAY)
-            assert (await svc.away(person.user, days)).ok
-            self.fig.away_spells += 1
-            for where, speed, _game in self.tables:
-                await self.sync(where, speed)
+        for plan in list(self.away_plan):
+            who, start_after, days, *empty = plan
+            person = self.people[who]
+            if now >= self.start + start_after and (not empty or await self.empty_bank(person)):
+                self.away_plan.remove(plan)
+                person.away = (now, now + days * DAY)
+                assert (await svc.away(person.user, days)).ok
+                self.fig.away_spells += 1
+                for where, speed, _game in self.tables:
+                    await self.sync(where, speed)
+        if (now - self.start) % DAY == 12 * H:
+            await self.look_at_status()
         for i, p in enumerate(self.people):
             if p.asleep(now) or self.rng.random() > 0.12:     # awake, they look in every two hours or so
                 continue
-            if i == 0 and self.start + 9 * DAY <= now < self.start + 11 * DAY:
-                continue                                      # Ann is busy two days: her fast bank runs out
+            if any(i == who and self.start + a <= now < self.start + b for who, a, b in self.busy):
+                continue                                      # too busy to play: their fast bank runs out
             for where, speed, game in self.tables:
                 for _ in range(30):                          # a whole turn of several steps
                     actions = await svc.legal(where, p.user)
@@ -262,10 +295,47 @@ class Fortnight:
                     self.fig.moves += 1
                     self.replied(reply)
                     await self.sync(where, speed)
+                await self.skip_empty(where, speed, p)
                 row = await svc.store.latest_game(where.channel)
                 if row.status == "finished":
                     self.fig.games_finished += 1
                     await self.open(where, speed, game)
+
+    async def skip_empty(self, where: Where, speed: str, p: Person) -> None:
+        """With the vote action, a player who looks in skips (``skip_rate`` of the time) a turn waiting on an
+        empty bank."""
+        if self.action != "vote":
+            return
+        row = await self.svc.store.latest_game(where.channel)
+        if row is None or row.status != "running":
+            return
+        for q in row.waiting:
+            left = await self.svc.timekeeping.left(row, q, self.clock())
+            if q != p.user.id and left is not None and left < 1 and self.rng.random() < self.skip_rate:
+                reply = await self.svc.skip(where, p.user, q)
+                assert reply.ok, reply.private
+                self.fig.skips += 1
+                self.replied(reply)
+                await self.sync(where, speed)
+                return
+
+    async def empty_bank(self, person: Person) -> bool:
+        """Whether the fast table waits for ``person`` on an empty bank (the away spell of #47's taro)."""
+        row = await self.svc.store.latest_game(self.tables[0][0].channel)
+        if row is None or row.status != "running" or person.user.id not in row.waiting:
+            return False
+        left = await self.svc.timekeeping.left(row, person.user.id, self.clock())
+        return left is not None and left < 1
+
+    async def look_at_status(self) -> None:
+        """/game status at the timed table of three (the fast one), as a spectator: how many banks it shows."""
+        where = self.tables[0][0]
+        row = await self.svc.store.latest_game(where.channel)
+        if row is None or row.status != "running":
+            return
+        text = (await self.svc.status(where, User("999", "Spectator"))).text
+        self.fig.status_checks += 1
+        self.fig.status_banks.add(sum(1 for line in text.splitlines() if "on the clock" in line))
 
     async def run(self, until: float | None = None) -> Figures:
         self.start = self.clock()

@@ -347,6 +347,7 @@ async def test_hint_is_private_for_the_caller_on_their_own_decision(svc):
     svc.ai_options = {"iterations": 16, "timed": False}
     assert (await svc.open_table(HERE, ALICE, "wagara")).ok
     assert (await svc.join(HERE, BOB)).ok
+    assert "hints: on" in (await svc.set_option(HERE, ALICE, "rated", "off")).text    # an unrated table (#47)
     assert (await svc.start(HERE, ALICE)).ok
     r = await svc.hint(HERE, ALICE)
     assert r.ok and not r.text and not r.log and r.turn is None and not r.notes
@@ -372,8 +373,9 @@ async def test_hint_is_private_for_the_caller_on_their_own_decision(svc):
 async def test_the_host_can_turn_hints_off_in_the_lobby(svc, monkeypatch):
     svc.ai_options = {"iterations": 8, "timed": False}
     r = await svc.open_table(HERE, ALICE, "wagara")
-    assert "hints: on" in r.text                                    # every table has hints, on by default
+    assert "hints: on" in r.text                                    # an unrated table has hints, on by default
     assert (await svc.join(HERE, BOB)).ok
+    assert (await svc.set_option(HERE, ALICE, "rated", "off")).ok  # two people: rated unless set (#47)
     assert "Only the host" in err(await svc.set_option(HERE, BOB, "hints", "off"))
     assert "on or off" in err(await svc.set_option(HERE, ALICE, "hints", "maybe"))
     r = await svc.set_option(HERE, ALICE, "hints", "off")
@@ -405,7 +407,7 @@ async def test_console_hints_off_answers_privately(svc, tmp_path):
     from console.table import Console
     out = []
     console = Console(svc, tmp_path / "img", write=out.append)
-    await console.handle("alice@chan /game new game:wagara hints:off")
+    await console.handle("alice@chan /game new game:wagara hints:off rated:off")
     assert "hints: off" in "\n".join(map(str, out))
     await console.handle("bob@chan /game join")
     await console.handle("alice@chan /game start")
@@ -452,4 +454,63 @@ async def test_discord_hints_off_in_the_lobby_select_then_hint_is_refused_privat
         await fake.click("bob", lobby, label="Join")
         await answer(await fake.click("alice", lobby, label="Start"))
         refused = await answer(await fake.slash("alice", "general", "game hint"))
-        assert refused.ephemeral and "hints turned off" in refused.content
+        # two people: a rated table, which has no hints anyway (#47)
+        assert refused.ephemeral and "There are no hints at a rated table" in refused.content
+
+
+async def test_rated_play_has_no_hints_unrated_and_learn_games_do(db_target, monkeypatch):
+    """#47: a rated table has no hints (the lobby says so), a league game is rated and has none, turning hints
+    on makes a table unrated (and says so), making it rated turns them off; an unrated table and a learn game
+    answer /game hint. The refusal is one line. On SQLite and on PostgreSQL."""
+    from store import open_store
+    from store.leagues import LeagueStore
+    from store.store import Seat
+    from table import TableService
+    from table.records import at_start, hints_on
+
+    monkeypatch.setattr(ai, "hint", lambda *a, **kw: "Hard would play **the stub's move**.")
+    async with open_store(db_target) as store:
+        svc = TableService(store, render=False)
+        rated, unrated = Where("rated", "g"), Where("unrated", "g")
+        # a rated table: two people, rated by default, so no hints — the lobby says so
+        assert "hints: on" in (await svc.open_table(rated, ALICE, "wassamasaw")).text   # one person: unrated
+        lobby = (await svc.join(rated, BOB)).text
+        assert "hints: off" in lobby and "rated: on" in lobby
+        assert "Rated: no hints at this table (turning hints on makes it unrated)." in lobby
+        assert (await svc.start(rated, ALICE)).ok
+        assert (await store.open_game("rated")).options["hints"] is False       # kept to the game's end
+        refused = err(await svc.hint(rated, ALICE))        # refused before anything else: whoever is to act
+        assert refused == ("There are no hints at a rated table: ratings and league standings measure the players, "
+                           "not the computer's advice.")
+        # turning hints on makes a table unrated, and says so; making it rated again turns them off
+        assert (await svc.open_table(unrated, ALICE, "wassamasaw")).ok
+        assert (await svc.join(unrated, BOB)).ok
+        r = await svc.set_option(unrated, ALICE, "rated", "off")
+        assert "hints: on" in r.text and "Rated: no hints" not in r.text
+        r = await svc.set_option(unrated, ALICE, "rated", "on")
+        assert "A rated table has no hints: hints are off." in r.text and "hints: off" in r.text
+        r = await svc.set_option(unrated, ALICE, "hints", "on")
+        assert "With hints on, the table is unrated: rated games have no hints." in r.text and "rated: off" in r.text
+        assert (await svc.start(unrated, ALICE)).ok
+        row = await store.open_game("unrated")
+        first = {"111": ALICE, "222": BOB}[GAMES["wassamasaw"].to_act(GAMES["wassamasaw"].load(row.state))[0]]
+        answered = await svc.hint(unrated, first)                    # whoever moves first (the seed decides)
+        assert answered.ok and "the stub's move" in answered.private[0].text
+        # a learn game answers
+        learn = Where("learn", "g")
+        assert (await svc.learn(learn, ALICE, "wassamasaw")).ok
+        assert "the stub's move" in (await svc.hint(learn, ALICE)).private[0].text
+        # a league's game: rated, no hints
+        season = Where("season", "g")
+        assert (await svc.leagues.new(season, ALICE, "wassamasaw", "swiss", 1, "untimed", True)).ok
+        for u in (ALICE, BOB):
+            assert (await svc.leagues.join(season, u)).ok
+        assert (await svc.leagues.start(season, ALICE, True)).ok
+        (table,) = await LeagueStore(store).pairings(1)
+        game = await store.game(table.game_id)
+        assert game.options["hints"] is False and "rated" not in game.options       # rated: two people
+        assert err(await svc.hint(Where(game.channel, "g"), ALICE)) == refused
+    # a game started before #47 stored no hints: it keeps the hints it began with (on)
+    assert hints_on({"speed": "fast"}) and not hints_on({"hints": False})
+    assert at_start({"hints": True}, []) == {"hints": True, "rated": False}
+    assert at_start({}, [Seat("1", "a"), Seat("2", "b")]) == {"hints": False}

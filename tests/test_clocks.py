@@ -473,6 +473,13 @@ async def test_the_estimate_uses_finished_games_when_there_are_enough(svc, clock
     spans.append(({"speed": "fast"}, 2, 0.0, 9 * DAY))
     r = await svc.join(HERE, BOB)
     assert "Length: about 5 days (the middle of the 5 finished games at this size and speed)" in r.text
+    # #47: five hours a day is another pace: games without playing hours do not measure it
+    r = await svc.set_option(HERE, ALICE, "playing_hours", "18:00-23:00")
+    assert "Length: about 22 days (a game has about 72 turns" in r.text
+    spans += [({"speed": "fast", "playing_hours": "09:00-14:00", "zone": "Asia/Tokyo"}, 2, 0.0, d * DAY)
+              for d in (15, 16, 17, 18, 19)]
+    r = await svc.set_option(HERE, ALICE, "zone", "Europe/Rome")
+    assert "Length: about 17 days (the middle of the 5 finished games at this size and speed)" in r.text
 
 
 async def test_a_notice_sent_late_pings_nobody_now_in_quiet_hours(svc, clock):
@@ -527,6 +534,101 @@ async def _in_italian(svc, tmp_path, run_console):
     assert "Non sei assente." in out and "Assente fino" in out
     assert err(await svc.away(BOB, None)) == "Non sei assente."
     r = await svc.open_table(HERE, ALICE, "wassamasaw", {"speed": "daily", "playing_hours": "18-23"})
-    assert "Orologio: daily" in r.text and "Ore di gioco: 18:00-23:00 (UTC)" in r.text
+    assert "Orologio: giornaliera" in r.text and "Ore di gioco: 18:00-23:00 (UTC)" in r.text    # in words (#47)
     assert "Durata: circa 86 giorni (una partita ha circa 72 turni" in r.text      # 72 × 6 h × 24 / 5
     assert err(await svc.set_option(HERE, ALICE, "playing_hours", "9-9")).startswith("Ore di gioco da un'ora")
+    r = await svc.set_option(HERE, ALICE, "playing_hours", "off")     # #47: every value in the reader's words
+    assert "ha impostato ore_di_gioco a no." in r.text and "ore_di_gioco: no" in r.text
+    assert (await svc.join(HERE, BOB)).ok and (await svc.start(HERE, ALICE)).ok
+    assert err(await svc.hint(HERE, ALICE)).startswith("A un tavolo valutato non ci sono suggerimenti")
+
+
+# ----- issue #47: one turn, one deadline, one notice; every bank in the status; reminders at the bank's points ---
+async def test_one_turn_one_deadline_one_notice(svc, clock):
+    """Alice's bank runs out: one notice and one direct message. Then, in the same turn, she goes away and comes
+    back, and bids (her turn goes on: as the highest bidder she keeps or rerolls), and the next round's bid is
+    awaited from her at once (the wait goes on) — nothing more is announced. Her next turn begins with the
+    increment, and runs out in its turn: one notice again."""
+    await svc.set_notify(ALICE, True)
+    r = await clocked(svc)                              # fast: 6 h; both bid at once
+    gid = r.game_id
+    clock.now += 60
+    await svc.act(HERE, BOB, "bid 1")
+    clock.now = START + 6 * H
+    ran_out = []
+
+    async def look(hours: float) -> None:
+        for _ in range(int(hours * 4)):                 # the bot's loop looks every quarter of an hour
+            clock.now += 15 * 60
+            ran_out.extend(n for n in await svc.due() if "ran out of time" in n.reply.text)
+    ran_out.extend(n for n in await svc.due() if "ran out of time" in n.reply.text)    # at the very instant
+    assert len(ran_out) == 1 and "Alice ran out of time on the clock" in ran_out[0].reply.text
+    assert [p.user for p in ran_out[0].dm] == ["111"]
+    assert (await svc.set_hours(ALICE, away_days=2)).ok          # away as her bank ran out (taro's case)
+    await look(3)
+    assert (await svc.set_hours(ALICE, away_days=0)).ok          # back
+    await look(1)
+    assert (await svc.act(HERE, ALICE, "bid 3")).ok               # the first step of her turn
+    assert (await svc.store.open_game("chan")).waiting == ["111"]           # she keeps or rerolls: same turn
+    await look(2)
+    assert len(ran_out) == 1, [n.reply.text for n in ran_out]
+    assert (await svc.act(HERE, ALICE, "keep")).ok               # round 2: both bid, her wait goes on
+    await look(1)
+    assert (await svc.act(HERE, ALICE, "bid 1")).ok              # her turn ends: 0 + 3 h for the move
+    assert (await svc.store.clocks(gid))["111"][0] == 3 * H
+    assert (await svc.act(HERE, BOB, "bid 1")).ok                # a tie: she keeps or rerolls, a new turn
+    assert len(ran_out) == 1, [n.reply.text for n in ran_out]
+    await look(4)                                                # its 3 h run out: its own notice
+    assert len(ran_out) == 2 and "Alice ran out of time on the clock" in ran_out[1].reply.text
+
+
+def test_an_empty_bank_keeps_the_instant_it_ran_out():
+    """A change of hours settles a running bank; an empty one keeps the instant it emptied (so its deadline is
+    not announced again) and stays empty under any hours that come after."""
+    t0 = at(2026, 5, 4, 8)
+    gone = C.settle(SeatClock(2 * H, t0), C.ANYTIME, t0 + 5 * H)
+    assert gone == SeatClock(0.0, t0 + 2 * H)
+    away = Hours(away_until=t0 + 3 * DAY)
+    assert C.runs_out(away, gone.since, gone.bank) == t0 + 2 * H and C.left(gone, away, t0 + 6 * H) <= 0
+    assert C.settle(SeatClock(6 * H, t0), C.ANYTIME, t0 + 5 * H) == SeatClock(1 * H, t0 + 5 * H)
+
+
+def test_a_bank_reminds_at_half_and_with_a_few_hours_left():
+    t0 = at(2026, 5, 4, 8)
+    # a 24 h bank without quiet hours: at 12 h left and at 3 h left (a quarter would be 6 h: at most 3)
+    assert C.reminders(SeatClock(24 * H, t0), C.ANYTIME, t0, 3 * H) == [t0 + 12 * H, t0 + 21 * H]
+    # 6 h: at 3 h left, and with a quarter (1.5 h) left; once past the first, only the second
+    assert C.reminders(SeatClock(6 * H, t0), C.ANYTIME, t0 + 4 * H, 3 * H) == [t0 + 4.5 * H]
+    # the points are playing hours: Rome sleeps 21:00-05:00 UTC in May; 21 h of the bank are 13 h to 21:00, then
+    # 8 h from 05:00
+    assert C.reminders(SeatClock(24 * H, t0), ROME, t0, 3 * H) == [at(2026, 5, 4, 20), at(2026, 5, 5, 13)]
+    assert C.reminders(SeatClock(0.0, t0), C.ANYTIME, t0, 3 * H) == []
+
+
+async def test_reminders_at_a_timed_table_follow_the_bank_not_the_servers_interval(svc, clock):
+    r = await clocked(svc, "daily")                   # 24 h each; the server reminds every 4 h at untimed tables
+    clock.now += 60
+    await svc.act(HERE, ALICE, "bid 1")
+    reminder = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "reminder")
+    assert reminder.due == START + 12 * H             # Bob's bank half used (it runs from the start)
+    clock.now = START + 12 * H
+    (n,) = await svc.due()
+    assert "Reminder" in n.reply.text and n.reply.mention == ["222"] and "12 h 0 min on the clock" in n.reply.text
+    reminder = next(t for t in await svc.store.pending_timers(r.game_id) if t.kind == "reminder")
+    assert reminder.due == START + 21 * H             # 3 h left
+    clock.now = START + 21 * H
+    (n,) = await svc.due()
+    assert "3 h 0 min on the clock" in n.reply.text
+    assert not [t for t in await svc.store.pending_timers(r.game_id) if t.kind == "reminder"]
+
+
+async def test_the_status_shows_every_bank(svc, clock):
+    """A spectator reads every player's bank in /game status, not only the one running."""
+    await clocked(svc, "fast", ALICE, BOB, CY)
+    clock.now += 2 * H
+    await svc.act(HERE, ALICE, "bid 1")
+    text = (await svc.status(Where("chan", guild="g"), User("999", "Dee"))).text
+    banks = [line for line in text.splitlines() if "on the clock" in line]
+    assert len(banks) == 3, text
+    assert "Alice: 7 h 0 min on the clock, not running." in text
+    assert "Bob: 4 h 0 min on the clock; it runs out" in text and "Cy: 4 h 0 min on the clock; it runs out" in text

@@ -17,44 +17,104 @@ from table.service import TableService
 
 
 # ----- pairing: pure functions ------------------------------------------------------------------------------
-def simulate_swiss(n: int, rounds: int, seed: int) -> list[pr.Played]:
+def simulate_swiss(n: int, rounds: int, seed: int, announced: int | None = None) -> list[pr.Played]:
+    """A Swiss of ``n`` played for ``rounds`` with random results (draws too); ``announced``: the rounds the
+    league announced (the pairing looks ahead to them), ``rounds`` by default."""
     rnd = random.Random(seed)
     players = [f"p{i:02d}" for i in range(n)]
     history: list[pr.Played] = []
     for r in range(1, rounds + 1):
-        for t in pr.swiss_round(players, history):
+        for t in pr.swiss_round(players, history, announced or rounds):
             if len(t) == 1:
                 history.append(pr.Played(r, t, {t[0]: 1.0}))
                 continue
             x = rnd.random()
-            pts = (1.0, 0.0) if x < 0.45 else (0.0, 1.0) if x < 0.9 else (0.5, 0.5)
+            pts = (1.0, 0.0) if x < 0.4 else (0.0, 1.0) if x < 0.8 else (0.5, 0.5)
             history.append(pr.Played(r, t, dict(zip(t, pts, strict=True))))
     return history
 
 
-def test_swiss_never_pairs_a_rematch_nor_a_second_bye_and_alternates_who_moves_first():
-    """Colours as the rules of chess ask (no one three times in a row the same, firsts and seconds within two)
-    while the field is large for the rounds; in a late round of a small field only the pairing's own
-    rules hold (FIDE relaxes colours there too)."""
-    for n, rounds in [(12, 5), (11, 5), (13, 6), (12, 7), (11, 8), (9, 6), (200, 9)]:
-        for seed in range(4 if n < 100 else 1):
+def colour_breaches(history: list[pr.Played], rounds: int) -> list:
+    """Before the last round: a third first move (or second) running, or firsts and seconds more than two
+    apart — what the Dutch rules' absolute colour preferences forbid."""
+    runs, bad = defaultdict(list), []
+    for g in sorted(history, key=lambda g: g.round):
+        for i, s in enumerate(g.seats if not g.bye else ()):
+            c = runs[s]
+            c.append(i)
+            if g.round < rounds and (abs(c.count(0) - c.count(1)) > 2 or c[-3:] in ([0, 0, 0], [1, 1, 1])):
+                bad.append((g.round, s, list(c)))
+    return bad
+
+
+def test_a_swiss_plays_every_round_it_announced():
+    """#47: the small fields that ran out of pairings (6 players and 4 or 5 rounds, 8 and 7: a round with no
+    pairing but a rematch) play every round — the pairing looks ahead — without a rematch, a second bye or a
+    colour breach before the last round. 24 leagues each, as the issue counted."""
+    for n, rounds in ((6, 5), (6, 4), (8, 7), (7, 7), (5, 5)):
+        assert rounds <= pr.most_rounds(n)
+        for seed in range(24):
+            history = simulate_swiss(n, rounds, seed)
+            assert sorted({g.round for g in history}) == list(range(1, rounds + 1)), (n, rounds, seed)
+            assert set(pr.met(history).values()) == {1} and set(pr.byes_of(history).values()) <= {1}
+            assert colour_breaches(history, rounds) == [], (n, rounds, seed)
+            for r in range(1, rounds + 1):                       # everyone at one table each round
+                assert sorted(s for g in history if g.round == r for s in g.seats) == [f"p{i:02d}" for i in range(n)]
+    assert [pr.most_rounds(n) for n in (2, 3, 4, 5, 6, 7, 8)] == [1, 3, 3, 5, 5, 7, 7]
+
+
+def test_swiss_never_pairs_a_rematch_nor_a_second_bye_and_keeps_the_colour_rule():
+    """The absolute colour preferences of the Dutch rules hold in every round but the last, at every size."""
+    for n, rounds in [(12, 5), (11, 5), (13, 6), (12, 7), (11, 8), (9, 6), (10, 9), (60, 7)]:
+        for seed in range(3 if n < 50 else 1):
             history = simulate_swiss(n, rounds, seed)
             assert all(v == 1 for v in pr.met(history).values()), (n, seed)
             byes = pr.byes_of(history)
             assert all(v == 1 for v in byes.values())
             assert sum(byes.values()) == (rounds if n % 2 else 0)
-            seat_runs = defaultdict(list)
-            for g in sorted(history, key=lambda g: g.round):
-                if not g.bye:
-                    for i, s in enumerate(g.seats):
-                        seat_runs[s].append(i)
-            for runs in seat_runs.values() if rounds <= n // 2 else ():
-                assert abs(runs.count(0) - runs.count(1)) <= 2, runs
-                assert not any(a == b == c for a, b, c in zip(runs, runs[1:], runs[2:], strict=False)), runs
-            # every round: each player at one table
-            for r in range(1, rounds + 1):
-                seated = [s for g in history if g.round == r for s in g.seats]
-                assert sorted(seated) == sorted(f"p{i:02d}" for i in range(n))
+            assert colour_breaches(history, rounds) == [], (n, rounds, seed)
+
+
+def test_round_1_alternates_the_first_move_down_the_boards():
+    """The Dutch rules' round 1: the top half against the bottom half, the first move to the higher seed on
+    odd boards and to the lower on even ones (#47: before, every top seed moved first)."""
+    eight = [f"s{i}" for i in range(1, 9)]
+    assert pr.swiss_round(eight, [], 5) == [("s1", "s5"), ("s6", "s2"), ("s3", "s7"), ("s8", "s4")]
+    seven = [f"s{i}" for i in range(1, 8)]                 # the lowest seed has the bye
+    assert pr.swiss_round(seven, [], 5) == [("s1", "s4"), ("s5", "s2"), ("s3", "s6"), ("s7",)]
+
+
+def test_who_moves_first_by_the_dutch_allocation():
+    """E.1-E.5 of the Dutch rules: both wishes granted when they differ; else the stronger (moved first
+    twice running, or first more often); else alternate from the last game the two differed; else the higher
+    placed player's wish."""
+    from table import swiss as sw
+
+    def past(colours, seed=0):
+        return sw.Past(seed, colours=list(colours))
+    f, s = sw.FIRST, sw.SECOND
+    # a moved second last (wants first), b moved first last (wants second): both granted
+    assert sw.first_mover("a", "b", {"a": past([s]), "b": past([f])}, "a") == ("a", "b")
+    # both want first: b moved second twice running (absolute), a only once (mild)
+    assert sw.first_mover("a", "b", {"a": past([f, s]), "b": past([f, s, s], 1)}, "a") == ("b", "a")
+    # both want second, equally strongly (first, second, first): the higher placed (b) has it
+    assert sw.first_mover("a", "b", {"a": past([f, s, f]), "b": past([f, s, f], 1)}, "b") == ("a", "b")
+    # both want first, mildly (f s f s, s f f s): going back, the two differed in the second game, where a moved
+    # second: a moves first now (E.3), although b is placed higher (E.4 would grant b)
+    assert sw.first_mover("a", "b", {"a": past([f, s, f, s]), "b": past([s, f, f, s], 1)}, "b") == ("a", "b")
+    assert sw.preference([f, f]) == (s, 3) and sw.preference([f, s, f]) == (s, 2)
+    assert sw.preference([f, s]) == (f, 1) and sw.preference([]) == (None, 0)
+
+
+def test_when_no_pairing_keeps_every_rule_the_round_says_what_it_gave_up():
+    """After withdrawals a field may have no pairing without a rematch: the round is paired with the fewest,
+    and says so, rather than ending the league."""
+    history = [pr.Played(1, ("a", "b"), {"a": 1, "b": 0}), pr.Played(1, ("c", "d"), {"c": 1, "d": 0}),
+               pr.Played(2, ("a", "c"), {"a": 1, "c": 0}), pr.Played(2, ("b", "d"), {"b": 1, "d": 0}),
+               pr.Played(3, ("a", "d"), {"a": 1, "d": 0}), pr.Played(3, ("b", "c"), {"b": 1, "c": 0})]
+    got = pr.pair_round(list("abcd"), history, 5)
+    assert got.relaxed == "rematch" and len(got.tables) == 2
+    assert pr.pair_round(list("abcd"), history[:4], 3).relaxed is None
 
 
 def test_swiss_pairs_equal_scores_when_it_can():
@@ -346,3 +406,33 @@ async def test_each_shard_pairs_only_its_own_servers_leagues(db_target):
         async with open_store(db_target, shards) as store:
             await TableService(store, render=False).leagues.settle()
             assert (await LeagueStore(store).league(1)).round == paired      # shard 0 leaves it; shard 1 pairs
+
+
+async def test_a_swiss_refuses_at_the_start_a_round_count_it_cannot_promise(db_target, tmp_path):
+    """#47: the sign-up says how many players a Swiss of its rounds needs; the start refuses, in one line and
+    changing nothing, a round count the entrants cannot all play (six players: at most five rounds); six
+    players and five rounds play all five (everyone meets everyone once), computers alone at once. On SQLite
+    and PostgreSQL, restarted between sign-up and start."""
+    import tests.tinygame  # noqa: F401  (Pebbles: the quickest games)
+
+    t = Table(db_target, tmp_path / "img")
+    await t.open()
+    out = await t.say("host@six /league new game:pebbles format:swiss rounds:6 speed:fast")
+    assert "A Swiss of 6 rounds needs at least 7 players." in out
+    await t.say("host@six /league addbot level:easy count:6")
+    await t.close()
+    await t.open()
+    out = await t.say("host@six /league start")
+    line = ("A Swiss of 6 players can promise at most 5 rounds (everyone meets everyone once), not 6: add players "
+            "(or computers, `/league addbot`), or open it again with fewer rounds.")
+    assert line in out and (await LeagueStore(t.store).league(1)).status == "signup"
+    assert "A Swiss of 5 rounds needs at least 5 players." in await t.say(
+        "host@five /league new game:pebbles format:swiss rounds:5 speed:fast")
+    await t.say("host@five /league addbot level:easy count:6")
+    assert "League #2 is over. The winner:" in await t.say("host@five /league start")
+    league = await LeagueStore(t.store).league(2)
+    pairings = await league_games(t.store, 2)
+    assert league.round == 5 and sorted({p.round for p in pairings}) == [1, 2, 3, 4, 5]
+    assert Counter(frozenset(p.seats) for p in pairings) == Counter(
+        frozenset(p) for p in itertools.combinations([f"cpu-{i}" for i in range(1, 7)], 2))
+    await t.close()

@@ -26,6 +26,7 @@ import asyncio
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -67,17 +68,18 @@ def sample_games() -> dict[str, tuple[list[str], list[tuple[str, str, str]], str
     return out
 
 
-def generate(path: Path, games: int, actions: int) -> None:
-    """The SQLite file, at this Teahouse's schema, filled straight through sqlite3 (fast: one transaction)."""
-    from store import Store
+SCHEMA = ("import asyncio, sys\nfrom store import Store\nasync def main():\n    async with Store(sys.argv[1]):\n"
+          "        pass\nasyncio.run(main())")
 
-    async def schema():
-        async with Store(path):
-            pass
-    asyncio.run(schema())
+
+def generate(path: Path, games: int, actions: int, schema_of: Path = ROOT) -> None:
+    """The SQLite file, at the schema of the Teahouse in ``schema_of``, filled straight through sqlite3 (fast:
+    one transaction): exactly ``actions`` log rows, spread over the games around their mean."""
+    subprocess.run([sys.executable, "-c", SCHEMA, str(path)], cwd=schema_of, check=True)
     samples = sample_games()
     rnd = random.Random(50)
-    per_game = actions // games
+    per_game, extra = divmod(actions, games)
+    spread = min(per_game - 1, per_game // 2)
     con = sqlite3.connect(path, isolation_level=None)
     con.execute("PRAGMA journal_mode=WAL")
     con.execute("PRAGMA synchronous=OFF")
@@ -109,7 +111,10 @@ def generate(path: Path, games: int, actions: int) -> None:
         if len(set(users)) < len(users):
             users = [f"{u}{i}" for i, u in enumerate(users)]
         status = "running" if gid % 12 == 0 else "abandoned" if gid % 50 == 1 else "finished"
-        n = max(1, int(rnd.gauss(per_game, per_game / 4)))
+        # a game and the next are as far above the mean as below it: the total is exact
+        pair = (gid + 1) // 2
+        d = 0 if gid % 2 and gid == games else pair * 7919 % (spread + 1)
+        n = per_game + (gid <= extra) + (d if gid % 2 else -d)
         start = t0 + gid * 300
         names = dict(zip(seats, users, strict=True))
         result = None
@@ -159,7 +164,8 @@ def counts(path: Path) -> dict[str, int]:
 
     con = sqlite3.connect(path)
     try:
-        return {t: con.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0] for t in TABLES}
+        have = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return {t: con.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0] for t in TABLES if t in have}
     finally:
         con.close()
 
@@ -222,13 +228,15 @@ def main() -> int:
     try:
         print(f"load average at start: {load()}")
         if args.compare_games:
-            small = folder / f"g{args.compare_games}-a{args.compare_games * 50}.db"
-            if not small.exists():
-                generate(small, args.compare_games, args.compare_games * 50)
-            n = sum(counts(small).values())
             old = before_tree(args.before)
+            small = folder / f"g{args.compare_games}-a{args.compare_games * 50}-before.db"
+            if not small.exists():          # at the schema the move before knows, which both can read
+                generate(small, args.compare_games, args.compare_games * 50, schema_of=old)
+            n = sum(counts(small).values())
             for name, cwd in (("before", old), ("after", ROOT)):
-                r = run([str(small), asyncio.run(server.fresh())], cwd)
+                copy = folder / f"{name}.db"             # each its own copy: the move upgrades the file first
+                shutil.copy(small, copy)
+                r = run([str(copy), asyncio.run(server.fresh())], cwd)
                 assert r["code"] == 0, r["stderr"][-2000:]
                 print(f"{name:>6} ({args.compare_games:,} games, {n:,} rows): {r['seconds']:.1f} s, "
                       f"{n / r['seconds']:,.0f} rows/s, peak RSS {r['peak_mb']:.0f} MB   (load {load()})")

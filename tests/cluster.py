@@ -55,7 +55,7 @@ class Cluster:
         self.env = env or {}
         self.shards: list[Shard] = []
         self.confirmed: dict[int, list[str]] = {}     # play channel → the moves whose answer the player saw
-        self.failed: dict[int, int] = {}              # shard → interactions that failed (or were refused)
+        self.failed: dict[int, list[str]] = {}        # shard → interactions that failed (or were refused), why
         self.rnd = random.Random(50)
 
     # ----- before the processes start ---------------------------------------------------------------------
@@ -148,12 +148,12 @@ class Cluster:
         try:
             r = await self.fake.slash(self.fake.user(int(seat)), channel, "game move", options={"action": action},
                                       timeout=10.0)
-        except InteractionFailed:
-            self.failed[shard.index] = self.failed.get(shard.index, 0) + 1
+        except InteractionFailed as e:
+            self.failed.setdefault(shard.index, []).append(str(e)[:300])
             return False
         shown = r.shown
         if shown is None or shown.ephemeral:
-            self.failed[shard.index] = self.failed.get(shard.index, 0) + 1
+            self.failed.setdefault(shard.index, []).append(f"{action}: {shown and shown.content}")
             return False
         self.confirmed[channel].append(action)
         return True

@@ -39,7 +39,7 @@ async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kil
                 return all(cluster.connected(s) for s in shards) and bool(fake.synced.get(None))
             await until(all_connected)
             played = await cluster.play(shards, 1)
-            assert played == len(shards)
+            assert played == len(shards), cluster.failed
             # 2. shard 1's process is killed (kill -9) while the others play on; a reminder comes due in its
             # server while it is down
             others_play = asyncio.ensure_future(cluster.play(others, 2))

@@ -49,8 +49,9 @@ class Shard:
 
 class Cluster:
     def __init__(self, fake: FakeDiscord, url: str, *, shards: int = 4, timer_games: int = 2, play_games: int = 1,
-                 env: dict | None = None):
+                 env: dict | None = None, pictures: bool = True):
         self.fake, self.url, self.count = fake, url, shards
+        self.pictures = pictures            # the test draws none: no image worker in any process
         self.timer_games, self.play_games = timer_games, play_games
         self.env = env or {}
         self.shards: list[Shard] = []
@@ -112,6 +113,7 @@ class Cluster:
     async def spawn(self, shard: Shard, crash: str | None = None) -> None:
         env = dict(os.environ, FAKE_API=self.fake.api_url, FAKE_GATEWAY=self.fake.gateway_url, TOKEN=self.fake.token,
                    DB=self.url, SHARD_COUNT=str(self.count), SHARD_IDS=str(shard.index), IMAGE_WORKERS="1",
+                   PICTURES="1" if self.pictures else "0",
                    LOG_LEVEL=os.environ.get("BOT_LOG", "WARNING"), **self.env)
         env.pop("CRASH", None)
         if crash:

@@ -26,10 +26,11 @@ async def until(check, timeout: float = 40.0) -> None:
 
 async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kill_9(pg_url):
     async with FakeDiscord(users=("alice", "bob", "carol", "dave"), channels=[], global_limit=50) as fake:
-        cluster = Cluster(fake, pg_url, timer_games=2, play_games=1)
+        cluster = Cluster(fake, pg_url, timer_games=2, play_games=1, pictures=False)
         await cluster.prepare()
         shards = cluster.shards
         killed, others = shards[1], [s for s in shards if s is not shards[1]]
+        began, phases = time.monotonic(), {}
         try:
             # 1. all four start, and a move is made in every server
             for shard in shards:
@@ -38,6 +39,7 @@ async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kil
             async def all_connected():
                 return all(cluster.connected(s) for s in shards) and bool(fake.synced.get(None))
             await until(all_connected)
+            phases["connected"] = time.monotonic() - began
             played = await cluster.play(shards, 1)
             assert played == len(shards), cluster.failed
             # 2. shard 1's process is killed (kill -9) while the others play on; a reminder comes due in its
@@ -49,10 +51,12 @@ async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kil
                 late = await _make_due(store, killed)
             assert late == 1
             assert await others_play == 2 * len(others)
+            phases["killed, others played"] = time.monotonic() - began
 
             async def others_done():
                 return all(cluster.notices_once(s) == (0, 0) for s in others)
             await until(others_done)
+            phases["others' notices"] = time.monotonic() - began
 
             # 3. it comes back: it fires what came due, sends what it owed, and its players play again
             await cluster.spawn(killed)
@@ -62,6 +66,7 @@ async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kil
                 return await cluster.first_fired_after(killed, back_at) is not None
             await until(fired)
             first = await cluster.first_fired_after(killed, back_at) - back_at
+            phases["fired after restart"] = time.monotonic() - began
 
             async def killed_done():
                 return cluster.notices_once(killed) == (0, 0) and _reminded(cluster, killed)
@@ -73,7 +78,7 @@ async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kil
         assert codes == [0, 0, 0, 0]
         print(f"\nfour shards: {played} moves, {len(fake.counted)} counted requests, busiest second "
               f"{fake.busiest_second()}, 429s {len(fake.limited)}; shard 1 killed, its first due timer fired "
-              f"{first:.2f} s after its restart")
+              f"{first:.2f} s after its restart; " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()))
 
         # nothing lost, nothing twice
         assert all(cluster.notices_once(s) == (0, 0) for s in shards)

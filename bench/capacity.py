@@ -10,7 +10,7 @@ through discord.py, as the bot sends a move's answer. The players are those of r
 the person before it), ``--stored`` ended games already stored. At each level the moves arrive as a Poisson
 process at that many a minute, in bursts (a fifth of the time at three times the rate: an evening's peak), each
 by the person a random game waits for; every second the scheduler's pass fires the reminders and deadlines
-due (one game in four has one coming due in each level) and sends their notices.
+due (one comes due for every four moves) and sends their notices (with their pictures).
 
 Measured at each level against the targets: the interaction acknowledged (arrival until the handler runs
 and its first answer is back from the fake) p99 ≤ 1 s; the move saved p95 ≤ 100 ms; the picture ready p95 ≤
@@ -162,8 +162,10 @@ async def level(svc, discord, tables, per_minute: float, seconds: float, rnd: ra
             await svc.deliver(to_channel, to_user)
             await asyncio.sleep(1.0)
 
-    # one game in four has a reminder or deadline coming due during the level
-    due = [(where, time.time() + rnd.uniform(0, seconds)) for where, _u, _g in rnd.sample(tables, len(tables) // 4)]
+    # reminders and deadlines come due during the level: one for every four moves expected
+    expected = int(per_minute * seconds / 60 / 4)
+    due = [(where, time.time() + rnd.uniform(0, seconds))
+           for where, _u, _g in rnd.sample(tables, min(len(tables), expected))]
     for where, when in due:
         row = await store.open_game(where.channel)
         if row is not None and row.status == "running":

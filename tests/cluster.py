@@ -150,7 +150,7 @@ class Cluster:
         try:
             r = await self.fake.slash(self.fake.user(int(seat)), channel, "game move", options={"action": action},
                                       timeout=10.0)
-        except InteractionFailed as e:
+        except (InteractionFailed, AssertionError) as e:     # no answer, or no process for the server's shard
             self.failed.setdefault(shard.index, []).append(str(e)[:300])
             return False
         shown = r.shown
@@ -165,6 +165,22 @@ class Cluster:
         async def channel(shard, ch):
             return sum([await self.move(shard, ch) for _ in range(moves)])
         return sum(await asyncio.gather(*(channel(s, ch) for s in shards for ch in s.play_channels)))
+
+    async def make_reminders_due(self, shard: Shard) -> int:
+        """The pending reminders of ``shard``'s play games made due now (their four hours passed while its
+        process was down): how many."""
+        from sqlalchemy import select, update
+
+        from store.schema import games, timers
+        async with open_store(self.url) as store:
+            ids = [r[0] for r in await store.select(select(games.c.id).where(
+                games.c.channel.in_([str(c) for c in shard.play_channels]), games.c.status == "running"))]
+
+            async def work(conn):
+                return (await conn.execute(update(timers).where(
+                    timers.c.game_id.in_(ids), timers.c.kind == "reminder", timers.c.fired.is_(None))
+                    .values(due=time.time() - 1))).rowcount
+            return await store.transaction(work)
 
     # ----- what the database and Discord hold -----------------------------------------------------------------
     async def logged_moves(self) -> dict[int, list[str]]:

@@ -47,9 +47,7 @@ async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kil
             others_play = asyncio.ensure_future(cluster.play(others, 2))
             killed.proc.send_signal(signal.SIGKILL)
             await killed.proc.wait()
-            async with open_store(pg_url) as store:
-                late = await _make_due(store, killed)
-            assert late == 1
+            assert await cluster.make_reminders_due(killed) == 1
             assert await others_play == 2 * len(others)
             phases["killed, others played"] = time.monotonic() - began
 
@@ -104,21 +102,6 @@ async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kil
         assert checked and problems == [] and not fake.errors
         async with open_store(pg_url) as store:
             assert await store.outgoing() == [] and await store.due_timers(time.time()) == []
-
-
-async def _make_due(store, shard) -> int:
-    """The pending reminder of ``shard``'s play game made due now (its four hours passed while the process was
-    down): how many."""
-    from sqlalchemy import update
-
-    from store.schema import games, timers
-    ids = [r[0] for r in await store.select(games.select().with_only_columns(games.c.id).where(
-        games.c.channel.in_([str(c) for c in shard.play_channels]), games.c.status == "running"))]
-
-    async def work(conn):
-        return (await conn.execute(update(timers).where(timers.c.game_id.in_(ids), timers.c.kind == "reminder",
-                                                        timers.c.fired.is_(None)).values(due=time.time() - 1))).rowcount
-    return await store.transaction(work)
 
 
 def _reminded(cluster, shard) -> bool:

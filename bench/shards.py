@@ -63,70 +63,73 @@ async def until(check, timeout: float = 300.0) -> None:
 async def run(server: PgServer, args, rate: str) -> dict:
     url = await server.fresh()
     async with FakeDiscord(users=("alice", "bob", "carol", "dave"), channels=[], global_limit=50) as fake:
-        cluster = Cluster(fake, url, timer_games=args.timer_games, play_games=args.play_games,
-                          env={"DISCORD_GLOBAL_RATE": rate})
-        await cluster.prepare()
-        shards = cluster.shards
-        killed, others = shards[1], [s for s in shards if s is not shards[1]]
-        out = {}
-        try:
-            for shard in shards:
-                await cluster.spawn(shard)
+        async with Cluster(fake, url, timer_games=args.timer_games, play_games=args.play_games,
+                           env={"DISCORD_GLOBAL_RATE": rate}) as cluster:
+            return await scenario(fake, cluster, args, rate)
 
-            async def connected():
-                return all(cluster.connected(s) for s in shards) and bool(fake.synced.get(None))
-            await until(connected)
-            played = await cluster.play(shards, 1)
-            # the kill falls mid-play: while every server's players move and the processes send their notices
-            playing = asyncio.ensure_future(cluster.play(shards, args.moves))
-            await asyncio.sleep(args.kill_after)
-            killed.proc.send_signal(signal.SIGKILL)
-            await killed.proc.wait()
-            played += await playing
-            await cluster.make_reminders_due(killed)
 
-            async def others_done():
-                return all(cluster.notices_once(s) == (0, 0) for s in others)
-            await until(others_done)
-            await cluster.spawn(killed)
-            back = killed.started_at
+async def scenario(fake, cluster, args, rate: str) -> dict:
+    await cluster.prepare()
+    shards = cluster.shards
+    killed, others = shards[1], [s for s in shards if s is not shards[1]]
+    out = {}
+    try:
+        for shard in shards:
+            await cluster.spawn(shard)
 
-            async def fired():
-                return await cluster.first_fired_after(killed, back) is not None
-            await until(fired)
-            out["first_timer_s"] = await cluster.first_fired_after(killed, back) - back
+        async def connected():
+            return all(cluster.connected(s) for s in shards) and bool(fake.synced.get(None))
+        await until(connected)
+        played = await cluster.play(shards, 1)
+        # the kill falls mid-play: while every server's players move and the processes send their notices
+        playing = asyncio.ensure_future(cluster.play(shards, args.moves))
+        await asyncio.sleep(args.kill_after)
+        killed.proc.send_signal(signal.SIGKILL)
+        await killed.proc.wait()
+        played += await playing
+        await cluster.make_reminders_due(killed)
 
-            async def all_done():
-                return all(cluster.notices_once(s) == (0, 0) and any(
-                    "round 2 of 2" in t for t in cluster.bot_messages(s.league_channel)) for s in shards)
-            await until(all_done)
-            played += await cluster.play(shards, 1)
-            await fake.settle(quiet=1.0)
-            # one move and its requests, alone
-            before = len(fake.requests)
-            played += await cluster.move(shards[0], shards[0].play_channels[0])
-            await fake.settle(quiet=1.0)
-            out["one_move"] = Counter(f"{r.method} {route(r.path)}" for r in fake.requests[before:])
-        finally:
-            for s in shards:
-                await cluster.stop(s)
-        logged = await cluster.logged_moves()
-        lost = sum(len(moves) - matched(moves, logged[ch]) for ch, moves in cluster.confirmed.items())
-        extra = sum(max(0, len(logged[ch]) - len(moves)) for ch, moves in cluster.confirmed.items())
-        twice = sum(cluster.notices_once(s)[1] for s in shards)
-        missing = sum(cluster.notices_once(s)[0] for s in shards)
-        rounds = await cluster.rounds_paired()
-        paired_twice = sum(len(t) - len(set(t)) for t in rounds.values())
-        announced = [sum("round 2 of 2" in t for t in cluster.bot_messages(s.league_channel)) for s in shards]
-        notice_posts = [r for r in fake.requests if r.method == "POST" and any(
-            r.path.endswith(f"/channels/{c}/messages") for s in shards for c in s.timer_channels)]
-        by_route = Counter(f"{r.method} {route(r.path)}" for r in fake.requests if COUNTED.match(r.path))
-        out.update(rate=rate, moves=played, seen=sum(len(m) for m in cluster.confirmed.values()), lost=lost,
-                   extra=extra, twice=twice, missing=missing, paired_twice=paired_twice, announced=announced,
-                   counted=len(fake.counted), busiest=fake.busiest_second(), limited=len(fake.limited),
-                   notices=2 * args.timer_games * len(shards), notice_posts=len(notice_posts),
-                   failed={k: len(v) for k, v in cluster.failed.items()}, by_route=by_route, load=load())
-        return out
+        async def others_done():
+            return all(cluster.notices_once(s) == (0, 0) for s in others)
+        await until(others_done)
+        await cluster.spawn(killed)
+        back = killed.started_at
+
+        async def fired():
+            return await cluster.first_fired_after(killed, back) is not None
+        await until(fired)
+        out["first_timer_s"] = await cluster.first_fired_after(killed, back) - back
+
+        async def all_done():
+            return all(cluster.notices_once(s) == (0, 0) and cluster.announced(s) for s in shards)
+        await until(all_done)
+        played += await cluster.play(shards, 1)
+        await fake.settle(quiet=1.0)
+        # one move and its requests, alone
+        before = len(fake.requests)
+        played += await cluster.move(shards[0], shards[0].play_channels[0])
+        await fake.settle(quiet=1.0)
+        out["one_move"] = Counter(f"{r.method} {route(r.path)}" for r in fake.requests[before:])
+    finally:
+        for s in shards:
+            await cluster.stop(s)
+    logged = await cluster.logged_moves()
+    lost = sum(len(moves) - matched(moves, logged[ch]) for ch, moves in cluster.confirmed.items())
+    extra = sum(max(0, len(logged[ch]) - len(moves)) for ch, moves in cluster.confirmed.items())
+    twice = sum(cluster.notices_once(s)[1] for s in shards)
+    missing = sum(cluster.notices_once(s)[0] for s in shards)
+    rounds = await cluster.rounds_paired()
+    paired_twice = sum(len(t) - len(set(t)) for t in rounds.values())
+    announced = [cluster.announced(s) for s in shards]
+    notice_posts = [r for r in fake.requests if r.method == "POST" and any(
+        r.path.endswith(f"/channels/{c}/messages") for s in shards for c in s.timer_channels)]
+    by_route = Counter(f"{r.method} {route(r.path)}" for r in fake.requests if COUNTED.match(r.path))
+    out.update(rate=rate, moves=played, seen=sum(len(m) for m in cluster.confirmed.values()), lost=lost,
+               extra=extra, twice=twice, missing=missing, paired_twice=paired_twice, announced=announced,
+               counted=len(fake.counted), busiest=fake.busiest_second(), limited=len(fake.limited),
+               notices=2 * args.timer_games * len(shards), notice_posts=len(notice_posts),
+               failed={k: len(v) for k, v in cluster.failed.items()}, by_route=by_route, load=load())
+    return out
 
 
 async def main_async(args) -> int:

@@ -58,9 +58,20 @@ class Cluster:
         self.confirmed: dict[int, list[str]] = {}     # play channel → the moves whose answer the player saw
         self.failed: dict[int, list[str]] = {}        # shard → interactions that failed (or were refused), why
         self.rnd = random.Random(50)
+        self.store = None              # the test's own connection to the database, for what it reads and sets
+
+    async def __aenter__(self) -> Cluster:
+        self.store = await open_store(self.url).open()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        for shard in self.shards:
+            await self.stop(shard)
+        await self.store.close()
 
     # ----- before the processes start ---------------------------------------------------------------------
     async def prepare(self) -> None:
+        """The servers, games and leagues, in the database (the cluster entered: ``async with``)."""
         fake = self.fake
         users = {n: User(str(fake.user(n).id), n.title()) for n in PLAYERS}
         for i in range(self.count):
@@ -72,23 +83,23 @@ class Cluster:
                                      [chans[f"s{i}-p{j}"] for j in range(self.play_games)], chans[f"s{i}-league"],
                                      [chans[f"s{i}-r1-t1"], chans[f"s{i}-r1-t2"]]))
         clock = [time.time() - 30 * H]
-        async with open_store(self.url) as store:
-            svc = TableService(store, clock=lambda: clock[0], render=False)
-            for shard in self.shards:
-                for ch in shard.timer_channels:
-                    await self._start(svc, Where(str(ch), shard.guild), users["alice"], users["bob"])
-            clock[0] = time.time()
-            for shard in self.shards:
-                for ch in shard.play_channels:
-                    await self._start(svc, Where(str(ch), shard.guild), users["carol"], users["dave"])
-                    self.confirmed[ch] = []
-                await self._league(svc, Where(str(shard.league_channel), shard.guild), users, shard.round_one)
-            for league in await LeagueStore(store).leagues(("running",)):    # once all began: the processes pair
-                for table in await LeagueStore(store).pairings(league.id):
-                    row = await store.game(table.game_id)
-                    await store.record_moves(row, [], row.state, now=clock[0], status="finished",
-                                             result={"winners": [table.seats[0]], "scores": {}})
-            assert len(await store.due_timers(time.time())) == 2 * self.timer_games * self.count
+        store = self.store
+        svc = TableService(store, clock=lambda: clock[0], render=False)
+        for shard in self.shards:
+            for ch in shard.timer_channels:
+                await self._start(svc, Where(str(ch), shard.guild), users["alice"], users["bob"])
+        clock[0] = time.time()
+        for shard in self.shards:
+            for ch in shard.play_channels:
+                await self._start(svc, Where(str(ch), shard.guild), users["carol"], users["dave"])
+                self.confirmed[ch] = []
+            await self._league(svc, Where(str(shard.league_channel), shard.guild), users, shard.round_one)
+        for league in await LeagueStore(store).leagues(("running",)):    # once all began: the processes pair
+            for table in await LeagueStore(store).pairings(league.id):
+                row = await store.game(table.game_id)
+                await store.record_moves(row, [], row.state, now=clock[0], status="finished",
+                                         result={"winners": [table.seats[0]], "scores": {}})
+        assert len(await store.due_timers(time.time())) == 2 * self.timer_games * self.count
 
     @staticmethod
     async def _start(svc, where: Where, host: User, other: User) -> None:
@@ -139,8 +150,7 @@ class Cluster:
     async def move(self, shard: Shard, channel: int) -> bool:
         """One move in ``channel`` by the player the game waits for, by /game move; True when the player saw it
         made (noted in ``confirmed``)."""
-        async with open_store(self.url) as store:
-            row = await store.open_game(str(channel))
+        row = await self.store.open_game(str(channel))
         if row is None:
             return False
         game = GAMES[row.game]
@@ -172,43 +182,43 @@ class Cluster:
         from sqlalchemy import select, update
 
         from store.schema import games, timers
-        async with open_store(self.url) as store:
-            ids = [r[0] for r in await store.select(select(games.c.id).where(
-                games.c.channel.in_([str(c) for c in shard.play_channels]), games.c.status == "running"))]
+        ids = [r[0] for r in await self.store.select(select(games.c.id).where(
+            games.c.channel.in_([str(c) for c in shard.play_channels]), games.c.status == "running"))]
 
-            async def work(conn):
-                return (await conn.execute(update(timers).where(
-                    timers.c.game_id.in_(ids), timers.c.kind == "reminder", timers.c.fired.is_(None))
-                    .values(due=time.time() - 1))).rowcount
-            return await store.transaction(work)
+        async def work(conn):
+            return (await conn.execute(update(timers).where(
+                timers.c.game_id.in_(ids), timers.c.kind == "reminder", timers.c.fired.is_(None))
+                .values(due=time.time() - 1))).rowcount
+        return await self.store.transaction(work)
 
     # ----- what the database and Discord hold -----------------------------------------------------------------
     async def logged_moves(self) -> dict[int, list[str]]:
         """Each play channel's moves in the database's log."""
         out = {}
-        async with open_store(self.url) as store:
-            for ch in self.confirmed:
-                row = await store.latest_game(str(ch))
-                out[ch] = [e.action for e in await store.log(row.id)]
+        for ch in self.confirmed:
+            row = await self.store.latest_game(str(ch))
+            out[ch] = [e.action for e in await self.store.log(row.id)]
         return out
 
     async def rounds_paired(self) -> dict[int, list[tuple[int, int]]]:
         """Each league's tables (round, board), and each table's game."""
-        async with open_store(self.url) as store:
-            rows = LeagueStore(store)
-            out = {}
-            for league in await rows.leagues(("signup", "running", "paused", "finished", "cancelled")):
-                out[league.id] = sorted((t.round, t.board) for t in await rows.pairings(league.id))
-            return out
+        rows = LeagueStore(self.store)
+        out = {}
+        for league in await rows.leagues(("signup", "running", "paused", "finished", "cancelled")):
+            out[league.id] = sorted((t.round, t.board) for t in await rows.pairings(league.id))
+        return out
 
     async def first_fired_after(self, shard: Shard, since: float) -> float | None:
         """When the first timer of ``shard``'s server was fired after ``since`` (the database's record)."""
-        async with open_store(self.url) as store:
-            rows = await store.select(_FIRED, {"guild": shard.guild, "since": since})
+        rows = await self.store.select(_FIRED, {"guild": shard.guild, "since": since})
         return rows[0][0] if rows and rows[0][0] is not None else None
 
     def bot_messages(self, channel: int) -> list[str]:
         return [m.content or "" for m in self.fake.messages(channel) if m.author.id == self.fake.bot_user.id]
+
+    def announced(self, shard: Shard) -> int:
+        """How many times the league of ``shard``'s server announced its second round."""
+        return sum("round 2 of 2" in t for t in self.bot_messages(shard.league_channel))
 
     def notices_once(self, shard: Shard) -> tuple[int, int]:
         """(notices missing, notices shown twice) of the timer games: each a reminder and a 'has not played'."""

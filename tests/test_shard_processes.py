@@ -11,7 +11,6 @@ import asyncio
 import signal
 import time
 
-from store import open_store
 from tests import discordspec
 from tests.cluster import Cluster
 from tests.fakediscord import FakeDiscord
@@ -26,82 +25,83 @@ async def until(check, timeout: float = 40.0) -> None:
 
 async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kill_9(pg_url):
     async with FakeDiscord(users=("alice", "bob", "carol", "dave"), channels=[], global_limit=50) as fake:
-        cluster = Cluster(fake, pg_url, timer_games=2, play_games=1, pictures=False)
-        await cluster.prepare()
-        shards = cluster.shards
-        killed, others = shards[1], [s for s in shards if s is not shards[1]]
-        began, phases = time.monotonic(), {}
-        try:
-            # 1. all four start, and a move is made in every server
-            for shard in shards:
-                await cluster.spawn(shard)
+        async with Cluster(fake, pg_url, timer_games=2, play_games=1, pictures=False) as cluster:
+            await check_four_shards(fake, pg_url, cluster)
 
-            async def all_connected():
-                return all(cluster.connected(s) for s in shards) and bool(fake.synced.get(None))
-            await until(all_connected)
-            phases["connected"] = time.monotonic() - began
-            played = await cluster.play(shards, 1)
-            assert played == len(shards), cluster.failed
-            # 2. shard 1's process is killed (kill -9) while the others play on; a reminder comes due in its
-            # server while it is down
-            others_play = asyncio.ensure_future(cluster.play(others, 2))
-            killed.proc.send_signal(signal.SIGKILL)
-            await killed.proc.wait()
-            assert await cluster.make_reminders_due(killed) == 1
-            assert await others_play == 2 * len(others)
-            phases["killed, others played"] = time.monotonic() - began
 
-            async def others_done():
-                return all(cluster.notices_once(s) == (0, 0) for s in others)
-            await until(others_done)
-            phases["others' notices"] = time.monotonic() - began
+async def check_four_shards(fake, pg_url, cluster) -> None:
+    """The run in the test's docstring; ``cluster`` stops the processes however it ends."""
+    await cluster.prepare()
+    shards = cluster.shards
+    killed, others = shards[1], [s for s in shards if s is not shards[1]]
+    began, phases = time.monotonic(), {}
+    try:
+        # 1. all four start, and a move is made in every server
+        for shard in shards:
+            await cluster.spawn(shard)
 
-            # 3. it comes back: it fires what came due, sends what it owed, and its players play again
-            await cluster.spawn(killed)
-            back_at = killed.started_at
+        async def all_connected():
+            return all(cluster.connected(s) for s in shards) and bool(fake.synced.get(None))
+        await until(all_connected)
+        phases["connected"] = time.monotonic() - began
+        played = await cluster.play(shards, 1)
+        assert played == len(shards), cluster.failed
+        # 2. shard 1's process is killed (kill -9) while the others play on; a reminder comes due in its
+        # server while it is down
+        others_play = asyncio.ensure_future(cluster.play(others, 2))
+        killed.proc.send_signal(signal.SIGKILL)
+        await killed.proc.wait()
+        assert await cluster.make_reminders_due(killed) == 1
+        assert await others_play == 2 * len(others)
+        phases["killed, others played"] = time.monotonic() - began
 
-            async def fired():
-                return await cluster.first_fired_after(killed, back_at) is not None
-            await until(fired)
-            first = await cluster.first_fired_after(killed, back_at) - back_at
-            phases["fired after restart"] = time.monotonic() - began
+        async def others_done():
+            return all(cluster.notices_once(s) == (0, 0) and cluster.announced(s) for s in others)
+        await until(others_done)
+        phases["others' notices"] = time.monotonic() - began
 
-            async def killed_done():
-                return cluster.notices_once(killed) == (0, 0) and _reminded(cluster, killed)
-            await until(killed_done)
-            played += await cluster.play([killed], 1) + 2 * len(others)
-            await fake.settle(quiet=0.5)
-        finally:
-            codes = [await cluster.stop(s) for s in shards]
-        assert codes == [0, 0, 0, 0]
-        print(f"\nfour shards: {played} moves, {len(fake.counted)} counted requests, busiest second "
-              f"{fake.busiest_second()}, 429s {len(fake.limited)}; shard 1 killed, its first due timer fired "
-              f"{first:.2f} s after its restart; " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()))
+        # 3. it comes back: it fires what came due, sends what it owed, and its players play again
+        await cluster.spawn(killed)
+        back_at = killed.started_at
 
-        # nothing lost, nothing twice
-        assert all(cluster.notices_once(s) == (0, 0) for s in shards)
-        logged = await cluster.logged_moves()
-        for ch, moves in cluster.confirmed.items():
-            assert logged[ch] == moves, (ch, logged[ch], moves)     # every move seen made, and no other
-        assert cluster.failed == {}                                  # the other three never noticed
-        rounds = await cluster.rounds_paired()
-        assert all(tables == [(1, 1), (1, 2), (2, 1), (2, 2)] for tables in rounds.values()), rounds
-        async with open_store(pg_url) as store:
-            owed = [(o.channel, o.payload["text"][:80]) for o in await store.outgoing()]
-        for shard in shards:                                         # each round announced once
-            said = cluster.bot_messages(shard.league_channel)
-            assert sum("round 2 of 2" in t for t in said) == 1, (said, owed, [
-                (c.name, [m.content[:60] for m in fake.messages(c)]) for c in fake.threads])
-        # each process on its own shard; the commands synced once, by shard 0's
-        assert sorted(s["shard"][0] for s in fake.identifies) == [0, 1, 1, 2, 3]
-        assert all(s["shard"][1] == 4 for s in fake.identifies)
-        assert len(fake.sync_payloads) == 1
-        # Discord's global limit: never more than 50 a second, no 429; every request valid
-        assert fake.limited == [] and fake.busiest_second() <= 50
-        checked, problems = discordspec.check(fake.requests)
-        assert checked and problems == [] and not fake.errors
-        async with open_store(pg_url) as store:
-            assert await store.outgoing() == [] and await store.due_timers(time.time()) == []
+        async def fired():
+            return await cluster.first_fired_after(killed, back_at) is not None
+        await until(fired)
+        first = await cluster.first_fired_after(killed, back_at) - back_at
+        phases["fired after restart"] = time.monotonic() - began
+
+        async def killed_done():
+            return (cluster.notices_once(killed) == (0, 0) and cluster.announced(killed)
+                    and _reminded(cluster, killed))
+        await until(killed_done)
+        played += await cluster.play([killed], 1) + 2 * len(others)
+        await fake.settle(quiet=0.5)
+    finally:
+        codes = [await cluster.stop(s) for s in shards]
+    assert codes == [0, 0, 0, 0]
+    print(f"\nfour shards: {played} moves, {len(fake.counted)} counted requests, busiest second "
+          f"{fake.busiest_second()}, 429s {len(fake.limited)}; shard 1 killed, its first due timer fired "
+          f"{first:.2f} s after its restart; " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()))
+
+    # nothing lost, nothing twice
+    assert all(cluster.notices_once(s) == (0, 0) for s in shards)
+    logged = await cluster.logged_moves()
+    for ch, moves in cluster.confirmed.items():
+        assert logged[ch] == moves, (ch, logged[ch], moves)     # every move seen made, and no other
+    assert cluster.failed == {}                                  # the other three never noticed
+    rounds = await cluster.rounds_paired()
+    assert all(tables == [(1, 1), (1, 2), (2, 1), (2, 2)] for tables in rounds.values()), rounds
+    assert all(cluster.announced(s) == 1 for s in shards)       # each second round announced once
+    assert len(fake.threads) == 2 * len(shards)                  # and its two tables opened once
+    # each process on its own shard; the commands synced once, by shard 0's
+    assert sorted(s["shard"][0] for s in fake.identifies) == [0, 1, 1, 2, 3]
+    assert all(s["shard"][1] == 4 for s in fake.identifies)
+    assert len(fake.sync_payloads) == 1
+    # Discord's global limit: never more than 50 a second, no 429; every request valid
+    assert fake.limited == [] and fake.busiest_second() <= 50
+    checked, problems = discordspec.check(fake.requests)
+    assert checked and problems == [] and not fake.errors
+    assert await cluster.store.outgoing() == [] and await cluster.store.due_timers(time.time()) == []
 
 
 def _reminded(cluster, shard) -> bool:

@@ -125,7 +125,7 @@ class Cluster:
         env = dict(os.environ, FAKE_API=self.fake.api_url, FAKE_GATEWAY=self.fake.gateway_url, TOKEN=self.fake.token,
                    DB=self.url, SHARD_COUNT=str(self.count), SHARD_IDS=str(shard.index), IMAGE_WORKERS="1",
                    PICTURES="1" if self.pictures else "0",
-                   LOG_LEVEL=os.environ.get("BOT_LOG", "WARNING"), **self.env)
+                   LOG_LEVEL=self.env.get("BOT_LOG", os.environ.get("BOT_LOG", "WARNING")), **self.env)
         env.pop("CRASH", None)
         if crash:
             env["CRASH"] = crash

@@ -63,6 +63,7 @@ class Budget:
     def __init__(self, store, per_second: float = 45.0, burst: int = 5, processes: int = 1):
         self.store = store
         self.per_second = per_second
+        self.processes = max(1, processes)
         self.local = Gcra(per_second, burst)
         self.share = Gcra(per_second / max(1, processes), max(1, burst // max(1, processes)))
         self.away = False          # the database did not answer the last take: the share is kept meanwhile
@@ -82,17 +83,13 @@ class Budget:
         except Exception as e:      # noqa: BLE001 — a send never fails for the budget: the share is kept instead
             if not self.away:
                 log.warning("the shared send budget cannot be read (%s); this process keeps to 1/%d of it until "
-                            "the database answers", type(e).__name__, round(self.per_second / self.share_rate))
+                            "the database answers", type(e).__name__, self.processes)
             self.away = True
             return self.share.take(time.monotonic())
         if self.away:
             log.info("the shared send budget answers again")
             self.away = False
         return max(0.0, float(next_at) - rule.interval - rule.tolerance - float(now))
-
-    @property
-    def share_rate(self) -> float:
-        return 1.0 / self.share.interval + self.share.burst
 
     async def pause(self, seconds: float) -> None:
         """Discord refused a request for the whole bot (a global 429): no process sends for ``seconds``."""

@@ -8,7 +8,8 @@ Every shard has a server (``fake.add_guild``) with:
 - ``play_games`` games started now, in which the players make moves by ``/game move`` (a legal action of the
   seat the game waits for) through the fake, so through the process of the server's shard;
 - a Swiss league of four in its own channel whose first round ended before the processes start: the
-  process pairs the second round (two tables opened in threads, the pairings announced) at its first pass.
+  process pairs the second round (two tables opened in threads) at its first pass. The pairings message has no
+  game, so shard 0's process sends it (store.outgoing: a notice without a game is shard 0's), at its next pass.
 
 The processes are tests/botproc.py (the real bot), which can die with SIGKILL at a chosen post (``CRASH``).
 """
@@ -45,13 +46,17 @@ class Shard:
     round_one: list[int] = field(default_factory=list)    # the channels of the league's first round's tables
     proc: asyncio.subprocess.Process | None = None
     started_at: float = 0.0
+    bot: object | None = None                   # in this process (``start_here``): the bot, its task, its store
+    task: asyncio.Task | None = None
+    store: object | None = None
 
 
 class Cluster:
     def __init__(self, fake: FakeDiscord, url: str, *, shards: int = 4, timer_games: int = 2, play_games: int = 1,
-                 env: dict | None = None, pictures: bool = True):
+                 env: dict | None = None, pictures: bool = True, tick: float = 60.0):
         self.fake, self.url, self.count = fake, url, shards
         self.pictures = pictures            # the test draws none: no image worker in any process
+        self.tick = tick                    # the longest a bot here sleeps between scheduler passes
         self.timer_games, self.play_games = timer_games, play_games
         self.env = env or {}
         self.shards: list[Shard] = []
@@ -132,7 +137,40 @@ class Cluster:
         shard.started_at = time.time()
         shard.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "tests.botproc", cwd=ROOT, env=env)
 
+    async def start_here(self, shard: Shard) -> None:
+        """The bot of ``shard`` in this process (cheap: no interpreter to start), as bot.py builds it."""
+        from cogs import ui
+        from cogs.runner import make_bot
+        from store.shards import Shards
+
+        shards = Shards(self.count, (shard.index,))
+        shard.store = await open_store(self.url, shards).open()
+        shard.bot = make_bot(shard.store, shards=shards, guild_ready_timeout=0.1,
+                             service=TableService(shard.store, render=self.pictures, escape=ui.safe))
+        shard.bot.tick = self.tick
+        shard.started_at = time.time()
+        shard.task = asyncio.create_task(shard.bot.start(self.fake.token))
+
+    async def kill_here(self, shard: Shard) -> None:
+        """What SIGKILL does to ``shard``'s bot, as far as one process can do it to a part of itself: its
+        tasks stop where they are (the scheduler mid-pass, the gateway), and its connections to Discord and to
+        the database drop, with nothing said or saved on the way out (no drain, no outbox finished)."""
+        bot = shard.bot
+        tasks = [shard.task, bot.scheduler, *(s._task for s in bot._AutoShardedClient__shards.values())]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+        await asyncio.gather(*(t for t in tasks if t is not None), return_exceptions=True)
+        await bot.http.close()              # the session: the gateway's websocket goes with it
+        await shard.store.side.close()      # rolled back, as a server does for a connection that drops
+        shard.bot = shard.task = None
+
     async def stop(self, shard: Shard) -> int | None:
+        if shard.bot is not None:           # in this process: a clean stop, as SIGTERM's
+            await shard.bot.close()
+            await asyncio.gather(shard.task, return_exceptions=True)
+            shard.bot = None
+            return 0
         proc = shard.proc
         if proc is not None and proc.returncode is None:
             proc.send_signal(signal.SIGTERM)
@@ -144,6 +182,7 @@ class Cluster:
         return None if proc is None else proc.returncode
 
     def connected(self, shard: Shard) -> bool:
+        """Whether a process (or bot) has ``shard``'s connection to the gateway, ready."""
         return any(c.ready and c.shard and c.shard[0] == shard.index for c in self.fake._conns)
 
     # ----- playing ----------------------------------------------------------------------------------------

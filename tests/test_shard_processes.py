@@ -1,108 +1,114 @@
-"""Four real bot processes, one per shard (SHARD_COUNT=4), sharing one PostgreSQL database behind a fake Discord
-that answers 429 past 50 requests a second (tests/cluster.py): each fires the timers, pairs the leagues and
-sends the notices of its own shard's server only; players move in every server; one process dies with SIGKILL
-while the others play, and once started again it fires what came due meanwhile, once. No move a player saw
-made is lost, nothing is shown twice, no league round is paired twice, no request meets a 429, and every
-request the fake received is valid by Discord's own API description."""
+"""Two real bot processes on two shards sharing one PostgreSQL database, against the fake Discord: each fires
+the timers and sends the notices of its own shard's servers only; one is killed with SIGKILL mid-delivery and,
+once restarted, every due notice has still arrived exactly once."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import sys
 import time
+from pathlib import Path
 
-from tests import discordspec
-from tests.cluster import Cluster
+from store import open_store
+from store.shards import Shards
+from table import TableService, User, Where
 from tests.fakediscord import FakeDiscord
+from tests.test_faults import check_exactly_once, expected_done
+
+ROOT = Path(__file__).resolve().parent.parent
+H = 3600
+GUILDS = {str(2 << 22): "vote", str(4 << 22): "skip",      # shard 0 of 2
+          str(1 << 22): "vote", str(3 << 22): "skip"}      # shard 1 of 2
+
+
+async def prepare(url: str, fake: FakeDiscord, channels: list) -> tuple[dict, dict]:
+    """Games started 30 h ago, two per server, each with a due reminder and deadline. Returns channel id →
+    the deadline kind there, and channel id → its shard."""
+    alice, bob = (User(str(fake.user(n).id), n.title()) for n in ("alice", "bob"))
+    clock = [time.time() - 30 * H]
+    kinds, shard = {}, {}
+    async with open_store(url) as store:
+        svc = TableService(store, clock=lambda: clock[0], render=False)
+        for guild, kind in GUILDS.items():
+            if kind == "skip":
+                await svc.change_settings(guild, alice, True, deadline_action="skip")
+        for i, ch in enumerate(channels):
+            guild = list(GUILDS)[i % len(GUILDS)]
+            where = Where(str(ch.id), guild)
+            assert (await svc.open_table(where, alice, "wassamasaw")).ok
+            assert (await svc.join(where, bob)).ok
+            assert (await svc.start(where, alice)).ok
+            kinds[ch.id], shard[ch.id] = GUILDS[guild], Shards.of(guild, 2)
+        assert len(await store.due_timers(time.time())) == 2 * len(channels)
+    return kinds, shard
+
+
+async def spawn(fake, url, shard: int, posts: Path, crash: str | None = None):
+    env = dict(os.environ, FAKE_API=fake.api_url, FAKE_GATEWAY=fake.gateway_url, TOKEN=fake.token, DB=url,
+               SHARD_COUNT="2", SHARD_IDS=str(shard), POSTS=str(posts),
+               LOG_LEVEL=os.environ.get("BOT_LOG", "WARNING"))
+    env.pop("CRASH", None)
+    if crash:
+        env["CRASH"] = crash
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "tests.botproc", cwd=ROOT, env=env)
 
 
 async def until(check, timeout: float = 40.0) -> None:
     end = time.monotonic() + timeout
-    while not await check():
+    while not check():
         assert time.monotonic() < end, "timed out"
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.2)
 
 
-async def test_four_shards_share_postgres_and_the_global_limit_and_survive_a_kill_9(pg_url):
-    async with FakeDiscord(users=("alice", "bob", "carol", "dave"), channels=[], global_limit=50) as fake:
-        async with Cluster(fake, pg_url, timer_games=2, play_games=1, pictures=False) as cluster:
-            await check_four_shards(fake, pg_url, cluster)
+async def stop(proc) -> int:
+    if proc.returncode is None:
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 20)
+    return proc.returncode
 
 
-async def check_four_shards(fake, pg_url, cluster) -> None:
-    """The run in the test's docstring; ``cluster`` stops the processes however it ends."""
-    await cluster.prepare()
-    shards = cluster.shards
-    killed, others = shards[1], [s for s in shards if s is not shards[1]]
-    began, phases = time.monotonic(), {}
-    try:
-        # 1. all four start, and a move is made in every server
-        for shard in shards:
-            await cluster.spawn(shard)
-
-        async def all_connected():
-            return all(cluster.connected(s) for s in shards) and bool(fake.synced.get(None))
-        await until(all_connected)
-        phases["connected"] = time.monotonic() - began
-        played = await cluster.play(shards, 1)
-        assert played == len(shards), cluster.failed
-        # 2. shard 1's process is killed (kill -9) while the others play on; a reminder comes due in its
-        # server while it is down
-        others_play = asyncio.ensure_future(cluster.play(others, 2))
-        killed.proc.send_signal(signal.SIGKILL)
-        await killed.proc.wait()
-        assert await cluster.make_reminders_due(killed) == 1
-        assert await others_play == 2 * len(others)
-        phases["killed, others played"] = time.monotonic() - began
-
-        async def others_done():
-            return all(cluster.notices_once(s) == (0, 0) and cluster.announced(s) for s in others)
-        await until(others_done)
-        phases["others' notices"] = time.monotonic() - began
-
-        # 3. it comes back: it fires what came due, sends what it owed, and its players play again
-        await cluster.spawn(killed)
-        back_at = killed.started_at
-
-        async def fired():
-            return await cluster.first_fired_after(killed, back_at) is not None
-        await until(fired)
-        first = await cluster.first_fired_after(killed, back_at) - back_at
-        phases["fired after restart"] = time.monotonic() - began
-
-        async def killed_done():
-            return (cluster.notices_once(killed) == (0, 0) and cluster.announced(killed)
-                    and _reminded(cluster, killed))
-        await until(killed_done)
-        played += await cluster.play([killed], 1) + 2 * len(others)
-        await fake.settle(quiet=0.5)
-    finally:
-        codes = [await cluster.stop(s) for s in shards]
-    assert codes == [0, 0, 0, 0]
-    print(f"\nfour shards: {played} moves, {len(fake.counted)} counted requests, busiest second "
-          f"{fake.busiest_second()}, 429s {len(fake.limited)}; shard 1 killed, its first due timer fired "
-          f"{first:.2f} s after its restart; " + ", ".join(f"{k} {v:.1f} s" for k, v in phases.items()))
-
-    # nothing lost, nothing twice
-    assert all(cluster.notices_once(s) == (0, 0) for s in shards)
-    logged = await cluster.logged_moves()
-    for ch, moves in cluster.confirmed.items():
-        assert logged[ch] == moves, (ch, logged[ch], moves)     # every move seen made, and no other
-    assert cluster.failed == {}                                  # the other three never noticed
-    rounds = await cluster.rounds_paired()
-    assert all(tables == [(1, 1), (1, 2), (2, 1), (2, 2)] for tables in rounds.values()), rounds
-    assert all(cluster.announced(s) == 1 for s in shards)       # each second round announced once
-    assert len(fake.threads) == 2 * len(shards)                  # and its two tables opened once
-    # each process on its own shard; the commands synced once, by shard 0's
-    assert sorted(s["shard"][0] for s in fake.identifies) == [0, 1, 1, 2, 3]
-    assert all(s["shard"][1] == 4 for s in fake.identifies)
-    assert len(fake.sync_payloads) == 1
-    # Discord's global limit: never more than 50 a second, no 429; every request valid
-    assert fake.limited == [] and fake.busiest_second() <= 50
-    checked, problems = discordspec.check(fake.requests)
-    assert checked and problems == [] and not fake.errors
-    assert await cluster.store.outgoing() == [] and await cluster.store.due_timers(time.time()) == []
+def posted(path: Path) -> list[int]:
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
 
 
-def _reminded(cluster, shard) -> bool:
-    return all(any("Reminder" in t for t in cluster.bot_messages(ch)) for ch in shard.play_channels)
+async def test_two_shards_share_postgres_and_survive_a_kill_9(pg_url, tmp_path):
+    async with FakeDiscord(channels=[f"t{i}" for i in range(8)]) as fake:
+        channels = [fake.channel(f"t{i}") for i in range(8)]
+        kinds, shard = await prepare(pg_url, fake, channels)
+        mine = {s: {c: k for c, k in kinds.items() if shard[c] == s} for s in (0, 1)}
+        a_posts, b_posts = tmp_path / "a.txt", tmp_path / "b.txt"
+
+        # 1. both start; the shard-1 process dies (kill -9) just before its second post
+        a = await spawn(fake, pg_url, 0, a_posts)
+        b = await spawn(fake, pg_url, 1, b_posts, crash="post:2")
+        try:
+            await asyncio.wait_for(b.wait(), 40)
+            assert b.returncode == -signal.SIGKILL
+            await until(lambda: expected_done(fake, mine[0]))
+            await fake.settle(quiet=1.0)
+            assert {s.get("shard", [None])[0] for s in fake.identifies} == {0, 1}
+            assert all(s["shard"][1] == 2 for s in fake.identifies)
+            # each process posted only to its own shard's channels; shard 1's notices wait for their process
+            assert {shard[c] for c in posted(a_posts)} == {0}
+            assert {shard[c] for c in posted(b_posts)} == {1} and len(posted(b_posts)) == 1
+            assert not expected_done(fake, mine[1])
+            async with open_store(pg_url) as store:
+                assert await store.due_timers(time.time()) == []        # every timer claimed, once
+                left = await store.outgoing()
+                assert left and {shard[int(o.channel)] for o in left} == {1}
+
+            # 2. the shard-1 process comes back and sends what it owed, nothing twice
+            b = await spawn(fake, pg_url, 1, b_posts)
+            await until(lambda: expected_done(fake, kinds))
+            await fake.settle(quiet=1.0)
+        finally:
+            codes = [await stop(a), await stop(b)]
+        assert codes == [0, 0]
+        check_exactly_once(fake, kinds)
+        assert len(fake.sync_payloads) == 1          # the commands were synced by the shard-0 process only
+        assert {shard[c] for c in posted(a_posts)} == {0} and {shard[c] for c in posted(b_posts)} == {1}
+        async with open_store(pg_url) as store:
+            assert await store.outgoing() == []
+        assert not fake.errors

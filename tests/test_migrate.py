@@ -83,7 +83,8 @@ async def test_every_table_moves_and_the_games_go_on(tmp_path, pg_url):
     path = tmp_path / "old.db"
     await fill(path)
     counts = await migrate(path, pg_url, say=lambda *_: None)
-    assert set(counts) == set(TABLES) and all(counts[t] for t in TABLES), counts
+    # every table has rows to move but send_budget, which only PostgreSQL's processes write (#50)
+    assert set(counts) == set(TABLES) and all(counts[t] for t in TABLES if t != "send_budget"), counts
     assert await snapshot(pg_url) == await snapshot(path)
     async with open_store(pg_url) as store:            # new rows get new ids after the moved ones
         svc = TableService(store, clock=Clock(), render=False)

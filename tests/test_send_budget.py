@@ -53,6 +53,7 @@ async def test_four_processes_share_the_global_budget_and_meet_no_429(pg_url):
         sends = await burst(fake, pg_url, rate=45)
         took = time.monotonic() - began
         assert fake.limited == [] and fake.busiest_second() <= 45, (fake.limited, fake.busiest_second())
+        assert not any(s.budget.away for s in sends)              # the turns came from the database's row
         assert sum(s.requests["global"] for s in sends) == len(fake.counted) == 4 * (PER_PROCESS + 1)
         assert took > (len(fake.counted) - 5) / 40 - 0.2         # the turns were waited for, not skipped
         checked, problems = discordspec.check(fake.requests)

@@ -102,9 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print("IDLE_ABANDON_HOURS must be a number of hours.")
         return 2
+    from cogs.budget import rate_setting
     from table.metrics import address
 
     try:
+        rate_setting(os.getenv("DISCORD_GLOBAL_RATE"))
         metrics_at = address(os.getenv("METRICS_PORT"), os.getenv("METRICS_HOST"))
     except ValueError as e:
         print(e)

@@ -136,6 +136,7 @@ async def start_metrics(bot, host: str, port: int):
 
     metrics = Metrics(bot.store, bot.service, gateway=lambda: gateway_problem(bot),
                       latencies=lambda: gateway_latencies(bot))
+    metrics.sends = getattr(bot, "sends", None)
     await metrics.start(host, port)
     bot.metrics = metrics
     return metrics

@@ -25,6 +25,7 @@ from table import TableService
 from table.errors import store_failed
 
 from . import observe, shutdown, ui
+from .budget import Sends
 
 log = logging.getLogger("teahouse")
 
@@ -79,9 +80,12 @@ class TeahouseBot(commands.Bot):
         # Slash commands and components need no privileged intent; guilds gives channels and threads.
         intents = discord.Intents.none()
         intents.guilds = True
+        # Discord's global limit, shared with the bot's other processes: counted requests wait their turn (#50)
+        shards = store.shards
+        self.sends = Sends(store, processes=shards.count // len(shards.ids) if shards else 1)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-                         tree_cls=observe.ObservedTree, **options)
+                         tree_cls=observe.ObservedTree, http_trace=self.sends.trace(), **options)
         self.store = store
         self.service = service or TableService(store, escape=ui.safe)
         self.service.escape = ui.safe          # names in Discord messages never format or mention

@@ -269,6 +269,12 @@ league_events = Table(  # what the organiser did (pause, drop, fix ...), shown w
     sqlite_autoincrement=True,
 )
 
+send_budget = Table(   # Discord's global limit shared by the bot's processes (issue #50, store/budget.py, 0012)
+    "send_budget", metadata,
+    Column("name", Text, primary_key=True),            # 'global': the one budget of a bot token
+    Column("next_at", Double, nullable=False),         # when the next request may go (GCRA), the database's clock
+)
+
 # every table, parents first (the order a copy inserts them in)
 TABLES = tuple(t.name for t in metadata.sorted_tables)
 # the tables whose ids a sequence (PostgreSQL) or AUTOINCREMENT (SQLite) hands out

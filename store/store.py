@@ -41,7 +41,7 @@ __all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "Game
            "Seat", "Settings", "Store", "StoreError", "StoreFull", "Timer", "VersionConflict"]
 
 BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
-SCHEMA_VERSION = 11   # the newest Alembic revision, 0011 (and the legacy user_version/schema_version it matches)
+SCHEMA_VERSION = 12   # the newest Alembic revision, 0012 (and the legacy user_version/schema_version it matches)
 
 
 class VersionConflict(Exception):

@@ -12,7 +12,8 @@
 - The legacy number is kept in step (SQLite ``user_version``, PostgreSQL's ``schema_version`` table, both the
   revision's number), so a Teahouse from before Alembic refuses a newer database instead of misreading it.
 - Refused before anything is written: a revision this code does not know, or a legacy number above the newest
-  revision (a newer Teahouse wrote it), and tables without any Teahouse schema (a foreign database).
+  revision (a newer Teahouse wrote it), tables without any Teahouse schema (a foreign database), and a
+  PostgreSQL database that a move from SQLite (``python -m store.migrate``) has not finished filling.
 
 - The bot migrates in a process of its own (``Store.open(apart=True)``: bot.py, the console, bench/load.py): a
   database that needs a revision is brought up to date by a child process that loads Alembic, so the bot's own
@@ -44,6 +45,8 @@ log = logging.getLogger("teahouse.store")
 HERE = Path(__file__).resolve().parent / "migrations"
 # Alembic (about 8 MB in the bot) is imported only when a database needs a migration: a start at the newest
 # revision reads the revision with one query and knows the chain by its files' names.
+# the note python -m store.migrate keeps in a PostgreSQL database while it moves a SQLite file in (store/migrate.py)
+UNFINISHED_MOVE = "teahouse_migration"
 REVISIONS = tuple(sorted(p.name[:4] for p in (HERE / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")))
 HEAD = REVISIONS[-1]
 
@@ -107,6 +110,9 @@ async def upgrade(store, target: str = "head", apart: bool = False) -> None:
             raise StoreError(side.newer(legacy, int(head)))
         if revision is None and not legacy and side.foreign_tables(tables):
             raise StoreError(side.foreign())
+        if UNFINISHED_MOVE in tables:         # half the games would be missing
+            raise StoreError(f"The move of a SQLite file into {side.path} is not finished: run python -m "
+                             "store.migrate again with the same file (it goes on where it stopped).")
         await side.prepare(conn)
     if side.name == "sqlite" and (revision or legacy) and revision != head:
         await backup(side.path, f"before-{revision}" if revision else f"before-user_version-{legacy}")

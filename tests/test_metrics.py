@@ -21,6 +21,7 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
+from cogs.budget import Sends
 from cogs.observe import gateway_problem, start_metrics
 from cogs.runner import TeahouseBot
 from engine import GAMES
@@ -312,6 +313,7 @@ async def test_the_prometheus_scrape_example_and_alert_rules_are_valid(store):
     # every metric an alert reads is one the bot exports (Prometheus adds "up" itself)
     m = Metrics(store)
     m.interaction("/game move", 0.2, 0.05)
+    m.sends = Sends(store, rate=45)                        # the bot's requests to Discord (cogs/budget.py)
     port = await m.start()
     try:
         exported = {name for name, _labels in await scrape(port)} | {"up"}

@@ -1,6 +1,6 @@
 """Several processes on one PostgreSQL database: writers on different channels all land, racers on one channel
 open one game, and every due timer fires exactly once however many schedulers claim it; and bot.py's
-one-line exits for DATABASE_URL and the shard settings."""
+one-line exits for DATABASE_URL, the shard settings and DISCORD_GLOBAL_RATE."""
 
 from __future__ import annotations
 
@@ -112,10 +112,11 @@ def test_bot_py_exits_with_one_line_for_postgres_and_shard_settings(tmp_path):
     assert run.returncode == 1, run.stderr
     assert "Cannot reach the database server" in run.stderr and "secret" not in run.stderr
     assert len([line for line in run.stderr.splitlines() if line.strip()]) == 1
-    for count, ids in (("two", ""), ("2", "5"), ("", "1")):
+    for count, ids, rate, said in (("two", "", "", "SHARD_"), ("2", "5", "", "SHARD_"), ("", "1", "", "SHARD_"),
+                                   ("", "", "fast", "DISCORD_GLOBAL_RATE must be a number")):
         env = dict(os.environ, DISCORD_TOKEN="abc.def.ghi", SHARD_COUNT=count, SHARD_IDS=ids,
-                   TEAHOUSE_DB=str(tmp_path / "x.db"))
+                   DISCORD_GLOBAL_RATE=rate, TEAHOUSE_DB=str(tmp_path / "x.db"))
         env.pop("DATABASE_URL", None)
         run = subprocess.run([sys.executable, "bot.py"], capture_output=True, text=True, cwd=ROOT, env=env,
                              timeout=60)
-        assert run.returncode == 2 and "SHARD_" in run.stdout, run.stdout + run.stderr
+        assert run.returncode == 2 and said in run.stdout, run.stdout + run.stderr

@@ -20,7 +20,8 @@ from tests import discordspec
 from tests.fakediscord import FakeDiscord
 from tests.support import answer
 
-TINY = Effort(search=8, rollout_cap=6, value=4, confirm=4, playout_cap=8)     # a small budget: the flow is tested here, not the engine
+# a small budget: the flow is tested here, not the engine
+TINY = Effort(search=8, rollout_cap=6, value=4, confirm=4, playout_cap=8)
 THINK = {"version": "think"}
 
 

@@ -16,11 +16,12 @@ Then the first seat's decisions are judged exactly as ``/game analysis`` judges 
 the full effort). Printed per game, size and policy: the mean accuracy over the games (± its standard
 error; with the anchors in use, engine.ai.analysis.ACCURACY), the mean cost per decision in the game's
 currency, the marks per game (with the THRESHOLDS in use, from each decision's lesser gap), and the games
-won; then, per game and size, the anchors measured (the beginner: the easy level's mean cost; the floor: what
-the analysis's own choice is measured to cost) and the lesser gaps' percentiles, from which the thresholds
-are chosen. ``--noise N`` judges N decisions of the random and the hint's games twice with other seeds, and
-the first judgement's best move with the second seed: how far two costs of one move lie apart (the
-engine's noise, against the thresholds), how often a mark changes, and the floor.
+won; then, per game and size, the anchors measured (random play's mean cost, pooled with the easy level's
+where the two are the same policy; the floor: what the analysis's own choice is measured to cost) and the
+lesser gaps' percentiles, from which the thresholds are chosen. ``--noise N`` judges N decisions of the
+random and the hint's games twice with other seeds, and the first judgement's best move with the second
+seed: how far two costs of one move lie apart (the engine's noise, against the thresholds), how often a
+mark changes, and the floor.
 
 Games and judgements are kept in ``--cache`` (a folder per analysis VERSION), so a second run prints at
 once and an interrupted one goes on. Not part of the tests: a full run is hours of processor time.
@@ -48,7 +49,9 @@ from engine.ai import analysis as an  # noqa: E402
 POLICIES = ("random", "easy", "medium", "hard", "hint")
 CONFIGS = ("wassamasaw:2", "seikatsu:2", "seikatsu:4", "wagara:2", "wagara:4", "mywuxing:2", "mywuxing:4",
            "wurrm:2", "wurrm:4")
-TARGET = 90.0            # the hint's play sits here: the scale is chosen for it
+# Where the easy computer's moves are random moves too (its ``bot_actions`` are every legal action: the
+# search's widening changes nothing there, docs/ai-strength.md), random play's anchor pools both policies.
+SAME_AS_RANDOM = {"wassamasaw", "seikatsu", "mywuxing"}
 # The levels' iterations: what their time budgets (medium 0.25 s, hard 0.85 s) allow on one idle core of the
 # 2-core development machine (docs/ai-strength.md, bench/ai_speed.py --cpu). Fixed budgets, not the time:
 # the same games whatever else the machine is doing, and the levels as a player meets them on an idle bot.
@@ -203,9 +206,12 @@ def report(cache: Path, configs: list[tuple[str, int]], policies: list[str], cou
 
         def mean_of(table, policy):
             return f"{statistics.fmean(table[policy]):.2f}" if table.get(policy) else "—"
-        print(f"|  | {n} | *in use (floor, beginner): {anchors}, hard {an.by_size(an.HARD_COST, key, n)}; "
-              f"measured: floor {measured}; beginner {mean_of(means, 'easy')} {unit}, {mean_of(losses, 'easy')} %; "
-              f"hard {mean_of(means, 'hard')} {unit}* | | | | | | | |")
+        pool = ("random", "easy") if key in SAME_AS_RANDOM else ("random",)
+        rand = {"cost": [m for p in pool for m in means.get(p, [])],
+                "loss": [m for p in pool for m in losses.get(p, [])]}
+        print(f"|  | {n} | *in use (floor, random): {anchors}, hard {an.by_size(an.HARD_COST, key, n)}; "
+              f"measured: floor {measured}; random {mean_of(rand, 'cost')} {unit}, {mean_of(rand, 'loss')} % "
+              f"({' and '.join(pool)}); hard {mean_of(means, 'hard')} {unit}* | | | | | | | |")
         leasts = {p: [j.least for _g, js in load(cache, key, n, p, count) for j in js] for p in policies}
         shown = "; ".join(f"{p} {quantile(v, 0.9):.1f}/{quantile(v, 0.97):.1f}/{quantile(v, 0.99):.1f}"
                           for p, v in leasts.items() if v)

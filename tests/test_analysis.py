@@ -164,12 +164,12 @@ def test_marks_accuracy_and_curves():
     for key in an.THRESHOLDS:
         # every gap that could earn a mark is measured twice (a mark needs both measures)
         assert an.CONFIRM_AT[key] <= least[key] / 2 + 1e-9
-        # accuracy: 100 down to the analysis's own noise, 50 for the beginner's play, falling beyond
-        (cost_floor, cost_beginner), (loss_floor, loss_beginner) = an.by_size(an.ACCURACY, key, 2)
+        # accuracy: 100 down to the analysis's own noise, 50 for random play, falling beyond
+        (cost_floor, cost_random), (loss_floor, loss_random) = an.by_size(an.ACCURACY, key, 2)
         assert an.accuracy(key, 2, 0, 0) == pytest.approx(100) and an.accuracy(key, 2, 1e6, 1) < 1
         assert an.accuracy(key, 2, cost_floor, loss_floor / 100) == pytest.approx(100)
-        assert an.accuracy(key, 2, cost_beginner, loss_beginner / 100) == pytest.approx(50)
-        assert an.accuracy(key, 2, 2 * cost_beginner, loss_beginner / 50) < 50
+        assert an.accuracy(key, 2, cost_random, loss_random / 100) == pytest.approx(50)
+        assert an.accuracy(key, 2, 2 * cost_random, loss_random / 50) < 50
     assert an.by_size(an.ACCURACY, "wagara", 5) == an.ACCURACY["wagara"][4]
     assert an.by_size(an.ACCURACY, "wassamasaw", 2) == an.ACCURACY["wassamasaw"][2]
     js = [Judgement(1, "a", "x", "x", 0.5, 0.5, 0.0), Judgement(2, "b", "y", "z", 0.6, 0.2, 0.4, "blunder",

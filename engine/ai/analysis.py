@@ -31,7 +31,8 @@ playouts sees every point a move gives or throws away, in a lost game too.
 
 A seat's accuracy comes from the means of its judged decisions' cost and loss of win chance, per game and
 table size (``ACCURACY``): for each, 100 for play that costs no more than the analysis's own choices are
-measured to (its noise), 50 for the beginner's (the easy computer's), halving again with each as much more;
+measured to (its noise), 50 for random play (a move picked at random among those offered), halving again
+with each as much more;
 the accuracy is the mean of the two (the currency sees the points a move throws away in a lost game, the
 win chance what matters in a close one, and their mean is steadier than either). The anchors are measured
 on games played by random moves, each computer level and the hint's moves (bench/analysis_calibration.py;
@@ -93,7 +94,8 @@ CURRENCY: dict[str, Currency] = {
 }
 
 # The least cost that earns each mark, per game, in its currency (the worst mark first); from the calibration
-# runs and the engine's own noise (docs/analysis.md, bench/analysis_calibration.py).
+# runs (random play's lesser gaps: about its 90th, 97th and 99th percentiles) and the engine's own noise
+# (docs/analysis.md, bench/analysis_calibration.py).
 THRESHOLDS: dict[str, tuple[tuple[str, float], ...]] = {
     "wassamasaw": (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 6.0)),
     "seikatsu": (("blunder", 8.0), ("mistake", 6.0), ("inaccuracy", 3.5)),
@@ -107,24 +109,24 @@ MARKS = ("inaccuracy", "mistake", "blunder")
 CONFIRM_AT: dict[str, float] = {"wassamasaw": 2.5, "seikatsu": 1.5, "mywuxing": 0.75, "wagara": 0.4, "wurrm": 0.75}
 
 # A player's accuracy from the means of their judged decisions' costs, per game and table size: for the cost
-# in the game's currency and for the loss of win chance (points), each a (floor, beginner) pair. ``floor``:
-# what the analysis's own best move is measured to cost (its noise: play that good scores 100); ``beginner``:
-# what the easy computer's moves cost on average (the beginner's play: 50). From the calibration runs
-# (bench/analysis_calibration.py, docs/analysis.md).
+# in the game's currency and for the loss of win chance (points), each a (floor, random) pair. ``floor``: what
+# the analysis's own best move is measured to cost (its noise: play that good scores 100); ``random``: what a
+# move picked at random among those offered costs on average (50). From the calibration runs
+# (bench/analysis_calibration.py, docs/analysis.md; at first 3 games each, to be measured at 20).
 ACCURACY: dict[str, dict[int, tuple[tuple[float, float], tuple[float, float]]]] = {
-    "wassamasaw": {2: ((0.54, 2.82), (0.8, 5.4))},
-    "seikatsu": {2: ((0.58, 2.39), (2.0, 6.8)), 4: ((0.70, 1.52), (2.3, 4.9))},
-    "mywuxing": {2: ((0.10, 0.65), (0.5, 4.1)), 4: ((0.10, 0.44), (0.5, 5.0))},
-    "wagara": {2: ((0.06, 0.24), (0.5, 2.8)), 4: ((0.06, 0.19), (0.5, 3.0))},
-    "wurrm": {2: ((0.03, 0.55), (0.5, 6.1)), 4: ((0.02, 0.10), (0.5, 1.9))},
+    "wassamasaw": {2: ((0.54, 2.63), (0.8, 4.3))},
+    "seikatsu": {2: ((0.58, 2.12), (2.0, 7.7)), 4: ((0.70, 1.66), (2.3, 4.5))},
+    "mywuxing": {2: ((0.18, 0.67), (1.1, 3.4)), 4: ((0.07, 0.35), (0.9, 3.2))},
+    "wagara": {2: ((0.06, 0.30), (0.5, 2.2)), 4: ((0.01, 0.28), (0.1, 2.1))},
+    "wurrm": {2: ((0.09, 0.54), (1.4, 3.8)), 4: ((0.09, 0.39), (1.5, 2.8))},
 }
 # the hard computer's mean cost per decision (the same runs): the yardstick shown beside a player's
 HARD_COST: dict[str, dict[int, float]] = {
     "wassamasaw": {2: 1.05},
     "seikatsu": {2: 1.04, 4: 0.64},
-    "mywuxing": {2: 0.15, 4: 0.15},
-    "wagara": {2: 0.06, 4: 0.08},
-    "wurrm": {2: 0.08, 4: 0.05},
+    "mywuxing": {2: 0.21, 4: 0.13},
+    "wagara": {2: 0.06, 4: 0.06},
+    "wurrm": {2: 0.09, 4: 0.05},
 }
 
 
@@ -191,11 +193,11 @@ def mark_of(key: str, cost: float) -> str:
 def accuracy(key: str, players: int, mean_cost: float, mean_loss: float) -> float:
     """A player's accuracy (0–100) in the game ``key`` at ``players`` from the means of their judged decisions'
     cost (in the game's currency) and loss of win chance (0–1): for each, 100 down to the analysis's own noise
-    (``ACCURACY``' floor), 50 at the beginner's mean, halving again with each as much more; the accuracy is
-    the mean of the two."""
-    (cost_floor, cost_beginner), (loss_floor, loss_beginner) = by_size(ACCURACY, key, players)
-    by_cost = 0.5 ** (max(0.0, mean_cost - cost_floor) / (cost_beginner - cost_floor))
-    by_loss = 0.5 ** (max(0.0, 100 * mean_loss - loss_floor) / (loss_beginner - loss_floor))
+    (``ACCURACY``' floor), 50 at random play's mean, halving again with each as much more; the accuracy is the
+    mean of the two."""
+    (cost_floor, cost_random), (loss_floor, loss_random) = by_size(ACCURACY, key, players)
+    by_cost = 0.5 ** (max(0.0, mean_cost - cost_floor) / (cost_random - cost_floor))
+    by_loss = 0.5 ** (max(0.0, 100 * mean_loss - loss_floor) / (loss_random - loss_floor))
     return 50.0 * (by_cost + by_loss)
 
 

@@ -54,7 +54,7 @@ from dataclasses import asdict, dataclass
 from ..core import Game, IllegalAction, State, lower
 from ..rng import Rng, seed_state
 from .heuristics import HEURISTICS, evaluate, sides
-from .ismcts import search
+from .ismcts import rollout, search
 from .policy import search_actions
 
 VERSION = 2             # the analysis as computed: a stored analysis of another version is computed again
@@ -263,20 +263,7 @@ def values(game: Game, state: State, seat: str, actions: list[str], *, playouts:
             rnd = random.Random(base)
             state_i = game.determinize(state, seat, Rng({"rng": seed_state(rnd.getrandbits(62))}))
             game.play(state_i, seat, action)
-            moved = 0
-            while moved < cap and game.result(state_i) is None:
-                acting = game.to_act(state_i)
-                if not acting:
-                    break
-                mover = acting[0] if len(acting) == 1 else acting[rnd.randrange(len(acting))]
-                options = game.bot_actions(state_i, mover)
-                if not options:
-                    break
-                try:
-                    game.play(state_i, mover, options[rnd.randrange(len(options))])
-                except IllegalAction:      # never expected: the engine offered it
-                    break
-                moved += 1
+            rollout(game, state_i, rnd, cap)
             margin, win = standing(game, state_i, seat)
             total[action][0] += margin
             total[action][1] += win

@@ -149,6 +149,28 @@ def search(game: Game, state: State, seat: str, *, iterations: int, seconds: flo
     return Stats(ranked, done, time.perf_counter() - start)
 
 
+def rollout(game: Game, state: State, rnd: random.Random, cap: int) -> dict | None:
+    """Play ``state`` on in place for at most ``cap`` moves, every seat choosing at random among its
+    ``bot_actions`` (the beginner's policy); the result, or None when the game goes on."""
+    res = game.result(state)
+    steps = 0
+    while res is None and steps < cap:
+        acting = game.to_act(state)
+        if not acting:
+            break
+        mover = acting[0] if len(acting) == 1 else acting[rnd.randrange(len(acting))]
+        choices = game.bot_actions(state, mover)
+        if not choices:
+            break
+        try:
+            game.play(state, mover, choices[rnd.randrange(len(choices))])
+        except IllegalAction:       # never expected: the engine offered it
+            break
+        steps += 1
+        res = game.result(state)
+    return res
+
+
 def _iterate(game: Game, truth: State, seat: str, root: Node, root_actions: list[str], allowed: set[str],
              rnd: random.Random, det_rng: Rng, rollout_cap: int) -> None:
     state = game.determinize(truth, seat, det_rng)
@@ -195,23 +217,7 @@ def _iterate(game: Game, truth: State, seat: str, root: Node, root_actions: list
         node = child
         if expanded:
             break
-    # rollout
-    res = game.result(state)
-    steps = 0
-    while res is None and steps < rollout_cap:
-        acting = game.to_act(state)
-        if not acting:
-            break
-        mover = acting[0] if len(acting) == 1 else acting[rnd.randrange(len(acting))]
-        choices = game.bot_actions(state, mover)
-        if not choices:
-            break
-        try:
-            game.play(state, mover, choices[rnd.randrange(len(choices))])
-        except IllegalAction:       # never expected: the engine offered it
-            break
-        steps += 1
-        res = game.result(state)
+    res = rollout(game, state, rnd, rollout_cap)
     reward = rewards(game, state, res)
     for n in path:
         n.visits += 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from unittest import mock
 from zoneinfo import ZoneInfo
 
 from table import TableService, User, Where
@@ -338,6 +339,13 @@ class Fortnight:
         self.fig.status_banks.add(sum(1 for line in text.splitlines() if "on the clock" in line))
 
     async def run(self, until: float | None = None) -> Figures:
+        # the games' seeds from the fortnight's own seed, so that every run plays the same games (the lobby
+        # draws them from the system otherwise, and a fortnight's figures moved with them)
+        seeds = random.Random(self.rng.random())
+        with mock.patch("table.lobby.secrets.randbits", lambda bits: seeds.getrandbits(bits)):
+            return await self._run(until)
+
+    async def _run(self, until: float | None) -> Figures:
         self.start = self.clock()
         await self.setup()
         end = until if until is not None else self.start + self.days * DAY

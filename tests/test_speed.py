@@ -555,7 +555,7 @@ def test_an_idle_worker_drops_the_boards_and_glyphs_it_kept_and_draws_the_same_p
     from engine import GAMES
     from render import render_png
     from render.common import _glyphs
-    from render.wurrm import board_layer
+    from render.wurrm_board import board_layer
 
     game = GAMES["wurrm"]
     state = game.new(["a", "b", "c"], seed=5)

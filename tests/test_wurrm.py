@@ -291,7 +291,7 @@ def test_Z1_a_random_board_game_rebuilds_on_its_own_board_after_the_list_changed
     """Replays and exports rebuild a game from its seed and log (table/records.py ``rebuild``, through
     ``restart``): a newer list of random boards must not move a game begun on the older one."""
     import engine.wurrm as wurrm
-    from store.store import GameRow, LogEntry, Seat
+    from store.rows import GameRow, LogEntry, Seat
     from table.records import rebuild
 
     rnd = random.Random(8)

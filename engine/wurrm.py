@@ -308,7 +308,7 @@ class Board:
         return all(self.disjoint_routes(a, z) >= 2 for a in self.starts for z in self.sleeps)
 
     def drawn_width(self) -> float:
-        """The board's width in hex circumradii as render/wurrm.py draws it: pointy-top hexes, or turned a
+        """The board's width in hex circumradii as render/wurrm_board.py draws it: pointy-top hexes, or turned a
         quarter (flat-top) when the board is wider than tall, so the narrower extent runs across the image."""
         xs = [3 ** 0.5 * (sp["q"] + sp["r"] / 2) for sp in self.spaces.values()]
         ys = [1.5 * sp["r"] for sp in self.spaces.values()]
@@ -350,7 +350,7 @@ def default_layout() -> list:
 
 MIN_RACE, MAX_RACE, START_SPREAD = 7, 10, 2   # steps from a Start space to the nearer Sleep space (fair_layout)
 # A random board at most this many hex radii wide, so that drawn at the default board's 40 px hexes it fits the
-# 800 px image (752 px inside the margins) and its text stays phone-legible (issue #14; render/wurrm.py).
+# 800 px image (752 px inside the margins) and its text stays phone-legible (issue #14; render/wurrm_board.py).
 MAX_DRAWN_WIDTH = 752 / 40
 
 

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import functools
 import itertools
 import logging
 import os
@@ -57,6 +56,8 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .timeslice import libc, quick_threads, set_slice
 
 if TYPE_CHECKING:
     import asyncio
@@ -118,67 +119,6 @@ def _receive(stream):
         return None
     data = stream.read(_HEAD.unpack(head)[0])
     return pickle.loads(data) if data is not None else None
-
-
-# ----- the kernel's time slices (Linux 6.12 and later) -------------------------------------------------------
-# A move is many short steps on several of the bot's threads (the event loop, the database's thread, the reader
-# of each worker's pictures), each waking the next: about sixteen wake-ups from arrival to saved. Linux's
-# scheduler (EEVDF) lets a running thread finish its slice before a woken one of the same priority takes the
-# core, 1.4 ms by default on 2 cores; with both cores drawing, a move waited out a worker's slice at many of
-# its steps (bench/load.py at 50 channels: move-saved p95 8.5–10 ms without pictures, 18–20 ms with them). A
-# thread whose slice is shorter than the running thread's takes the core at once when it wakes (EEVDF's
-# PREEMPT_SHORT): the bot's threads ask for the shortest slice, its workers keep the default. A slice says when
-# a thread runs, not how much: the workers' share of the processor is what it was (docs/performance.md).
-BOT_SLICE_NS = 100_000        # the bot's threads: 0.1 ms, the shortest the kernel grants
-_SCHED_SETATTR = {"x86_64": 314, "aarch64": 274, "armv7l": 380, "armv6l": 380}    # syscall numbers
-_SCHED_GETATTR = {"x86_64": 315, "aarch64": 275, "armv7l": 381, "armv6l": 381}
-_SCHED_FLAG_KEEP_POLICY = 0x08
-
-
-class _SchedAttr(ctypes.Structure):
-    _fields_ = [("size", ctypes.c_uint32), ("policy", ctypes.c_uint32), ("flags", ctypes.c_uint64),
-                ("nice", ctypes.c_int32), ("priority", ctypes.c_uint32), ("runtime", ctypes.c_uint64),
-                ("deadline", ctypes.c_uint64), ("period", ctypes.c_uint64), ("util_min", ctypes.c_uint32),
-                ("util_max", ctypes.c_uint32)]
-
-
-def _sched_call(table: dict, tid: int, attr: _SchedAttr, *args) -> bool:
-    number = table.get(os.uname().machine) if sys.platform.startswith("linux") else None
-    if number is None:
-        return False
-    libc = _libc()
-    try:
-        return libc is not None and libc.syscall(number, tid, ctypes.byref(attr), *args) == 0
-    except AttributeError:
-        return False
-
-
-def get_slice(tid: int = 0) -> int | None:
-    """The time slice (ns) of thread or process ``tid`` (0: the calling thread); None where it cannot be read."""
-    attr = _SchedAttr()
-    return attr.runtime if _sched_call(_SCHED_GETATTR, tid, attr, ctypes.sizeof(attr), 0) else None
-
-
-def set_slice(ns: int, tid: int = 0) -> bool:
-    """Ask for a time slice of ``ns`` nanoseconds for thread ``tid`` (0: the calling one; ``ns`` 0: the kernel's
-    default), its policy and nice value unchanged. Threads and processes it starts later inherit it. False
-    where nothing was set (not Linux, or refused); a kernel before 6.12 takes the call and ignores the slice."""
-    attr = _SchedAttr()
-    if not _sched_call(_SCHED_GETATTR, tid, attr, ctypes.sizeof(attr), 0):
-        return False
-    # the thread's own nice value goes back with the slice (KEEP_PARAMS would keep the old slice too)
-    attr.size, attr.flags, attr.runtime = ctypes.sizeof(attr), _SCHED_FLAG_KEEP_POLICY, ns
-    return _sched_call(_SCHED_SETATTR, tid, attr, 0)
-
-
-def quick_threads(ns: int = BOT_SLICE_NS) -> int:
-    """Give every thread of this process the short slice (those it starts later inherit it); how many took it.
-    Called by ``start``: the processes the bot starts (image and analysis workers) set the default back."""
-    try:
-        tids = [int(t) for t in os.listdir("/proc/self/task")]
-    except OSError:
-        return 0
-    return sum(set_slice(ns, tid) for tid in tids)
 
 
 # ----- in a worker process ------------------------------------------------------------------------------------
@@ -315,8 +255,8 @@ def _unmap_fonts() -> None:
     millisecond)."""
     from render.common import FONT_DIR
 
-    libc = _libc()
-    if libc is None:
+    lib = libc()
+    if lib is None:
         return
     folder = str(FONT_DIR)
     try:
@@ -328,16 +268,7 @@ def _unmap_fonts() -> None:
         fields = line.split(maxsplit=5)
         if len(fields) == 6 and fields[1] == "r--p" and fields[5].strip().startswith(folder):
             low, high = (int(x, 16) for x in fields[0].split("-"))
-            libc.madvise(ctypes.c_void_p(low), ctypes.c_size_t(high - low), MADV_DONTNEED)
-
-
-@functools.lru_cache(maxsize=1)
-def _libc():
-    """The C library, looked up once (find_library may run ldconfig); None where it cannot be loaded."""
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-    except OSError:
-        return None
+            lib.madvise(ctypes.c_void_p(low), ctypes.c_size_t(high - low), MADV_DONTNEED)
 
 
 # ----- in the bot ---------------------------------------------------------------------------------------------
@@ -479,7 +410,7 @@ def start(processes: int | None = None, threads: int | None = None) -> None:
     _threads = threads or default_threads()
     _stopping.clear()
     _running = True
-    quick_threads()           # the bot's threads take the core from a drawing worker at once (see BOT_SLICE_NS)
+    quick_threads()           # the bot's threads take the core from a drawing worker at once (render/timeslice.py)
     with _lock:
         if not any(not w.closing for w in _workers):
             _spawn()

@@ -26,7 +26,7 @@ import contextvars
 import functools
 import inspect
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import exc as sa_exc
@@ -35,12 +35,13 @@ from . import queries as q
 from .dialects import StoreError, StoreFull, driver_error, not_saved, side_for
 from .queries import OPEN_STATUSES
 from .ratings import rate_game
+from .rows import BOT_PREFIX, GameRow, LogEntry, Outgoing, Seat, Settings, Timer
 from .shards import Shards
 
-__all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "GameRow", "LogEntry", "Outgoing",
-           "Seat", "Settings", "Store", "StoreError", "StoreFull", "Timer", "VersionConflict"]
+# BOT_PREFIX (store/rows.py): table/analysis.py still imports it from here
+__all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "Store", "StoreError", "StoreFull",
+           "VersionConflict"]
 
-BOT_PREFIX = "cpu-"   # computer seats' ids; a person handed to a computer keeps their own id
 SCHEMA_VERSION = 12   # the newest Alembic revision, 0012 (and the legacy user_version/schema_version it matches)
 
 
@@ -50,88 +51,6 @@ class VersionConflict(Exception):
 
 class ChannelBusy(Exception):
     """The channel already has an unfinished game."""
-
-
-@dataclass
-class Seat:
-    user_id: str
-    name: str
-    is_bot: bool = False
-
-    @property
-    def removed(self) -> bool:
-        """A person whose seat a computer took over (past a turn deadline)."""
-        return self.is_bot and not self.user_id.startswith(BOT_PREFIX)
-
-
-@dataclass
-class GameRow:
-    id: int
-    guild: str | None
-    channel: str
-    game: str
-    options: dict
-    status: str
-    host: str
-    seed: int | None
-    state: str | None
-    version: int
-    created_at: float
-    updated_at: float
-    parent_channel: str | None = None
-    result: dict | None = None
-    seats: list[Seat] = field(default_factory=list)
-    waiting: list[str] = field(default_factory=list)     # the seats the running game waits for
-    rules: int | None = None      # the rules version the game started under (#26); None in the lobby
-
-    @property
-    def names(self) -> dict[str, str]:
-        return {s.user_id: s.name for s in self.seats}
-
-    def seat_of(self, user_id: str) -> Seat | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-
-@dataclass
-class Settings:
-    """A server's choices for play across a day (``/settings``)."""
-    reminder_hours: float = 4.0
-    deadline_hours: float = 24.0
-    deadline_action: str = "vote"     # vote: opponents choose with buttons; skip or remove: done for them
-    threads: bool = False
-    mention: bool = True
-    speed: str = "untimed"            # a new table's speed (#34): untimed, fast, daily or relaxed
-    league_role: str = ""             # a role (its id) whose members may organise leagues (#35); '': none
-
-
-@dataclass
-class Timer:
-    id: int
-    game_id: int
-    kind: str       # reminder, deadline, limit
-    version: int    # the game version it was set for
-    due: float
-
-
-@dataclass
-class Outgoing:
-    """A row of the outbox: a notice the scheduler fired and must still deliver (``parts_done`` of its parts,
-    the channel message then each direct message, already went out)."""
-    id: int
-    game_id: int | None
-    channel: str
-    payload: dict
-    parts_done: int
-    attempts: int
-
-
-@dataclass
-class LogEntry:
-    seq: int
-    seat: str
-    action: str
-    line: str
-    at: float
 
 
 # the transaction (store, task, connection) the current task owns, if any
@@ -703,27 +622,3 @@ class Store:
         stmt = q.BOARD if guild is None else q.BOARD_IN_GUILD
         rows = await self._all(stmt, {"game": game, "guild": guild, "limit": limit})
         return [(r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]
-
-
-def migrate_child() -> None:
-    """The process that ``Store.open(apart=True)`` starts to migrate a database (store/upgrade.py): the
-    database's address and the target revision come on standard input; the revision reached
-    (``{"revision": …}``) or the one line that explains the failure, as ``open`` would raise it
-    (``{"error": …}``), goes out on standard output. A bug (not the database) raises on: its traceback goes to
-    the bot's log."""
-    import sys
-
-    from .upgrade import migrate_here
-
-    asked = json.loads(sys.stdin.read())
-
-    async def main() -> dict:
-        store = Store(asked["db"])
-        try:
-            return {"revision": await store.opened_for(lambda: migrate_here(store.side, asked["target"]))}
-        except StoreError as e:
-            return {"error": str(e)}
-        finally:
-            await store.close()
-
-    print(json.dumps(asyncio.run(main())))

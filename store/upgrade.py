@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import sys
 from pathlib import Path
@@ -136,15 +137,13 @@ async def migrate_here(side, target: str) -> str | None:
 
 
 ROOT = str(Path(__file__).resolve().parent.parent)
-_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from store.store import migrate_child; migrate_child()"
+_CHILD = "import sys; sys.path.insert(0, sys.argv[1]); from store.upgrade import migrate_child; migrate_child()"
 
 
 async def _apart(store, target: str) -> str | None:
-    """``migrate_here`` in a child process (store.store's ``migrate_child``): the database's address goes down its
+    """``migrate_here`` in a child process (``migrate_child``): the database's address goes down its
     standard input (a PostgreSQL URL holds a password: never on a command line), the revision reached or the
     reason it failed comes back on its standard output."""
-    import json
-
     child = await asyncio.create_subprocess_exec(
         sys.executable, "-c", _CHILD, ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE)
@@ -160,6 +159,28 @@ async def _apart(store, target: str) -> str | None:
     log.error("the migration's process failed (exit %s): %s", child.returncode, err.decode(errors="replace")[-2000:])
     raise StoreError(f"The database {store.side.path} could not be brought up to date: its migration's process "
                      f"ended without an answer (exit {child.returncode}); the log says more.")
+
+
+def migrate_child() -> None:
+    """The process that ``Store.open(apart=True)`` starts to migrate a database (``_apart``): the
+    database's address and the target revision come on standard input; the revision reached
+    (``{"revision": …}``) or the one line that explains the failure, as ``open`` would raise it
+    (``{"error": …}``), goes out on standard output. A bug (not the database) raises on: its traceback goes to
+    the bot's log."""
+    from .store import Store
+
+    asked = json.loads(sys.stdin.read())
+
+    async def main() -> dict:
+        store = Store(asked["db"])
+        try:
+            return {"revision": await store.opened_for(lambda: migrate_here(store.side, asked["target"]))}
+        except StoreError as e:
+            return {"error": str(e)}
+        finally:
+            await store.close()
+
+    print(json.dumps(asyncio.run(main())))
 
 
 async def backup(path: str, suffix: str) -> Path:

@@ -114,8 +114,8 @@ class Pause:
                 continue
             self._fds[pid] = fd
             # the kernel's default slice, not the bot's short one it inherited: woken by a SIGCONT, a worker
-            # must not take a core from an image worker at once (render/workers.py, BOT_SLICE_NS)
-            from render.workers import set_slice  # here: a worker itself loads no Pillow
+            # must not take a core from an image worker at once (render/timeslice.py, BOT_SLICE_NS)
+            from render.timeslice import set_slice  # here: a worker itself loads no Pillow
 
             set_slice(0, pid)
             if self.paused:

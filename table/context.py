@@ -22,7 +22,8 @@ import i18n
 from engine import GAMES, Game, IllegalAction, UnknownRules
 from i18n import N_, _, ngettext, pgettext
 from store import ratings
-from store.store import BOT_PREFIX, GameRow, Settings, Store, StoreError
+from store.rows import BOT_PREFIX, GameRow, Settings
+from store.store import Store, StoreError
 
 from .records import table_options
 from .replies import Picture, Reply, Turn, User, Where, name_seats

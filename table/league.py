@@ -18,7 +18,8 @@ from collections.abc import Awaitable, Callable
 from engine import GAMES, ai
 from i18n import N_, _, ngettext, pgettext
 from store.leagues import Entrant, Event, LeagueRow, LeagueStore, Pairing
-from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
+from store.rows import BOT_PREFIX, GameRow, Seat
+from store.store import ChannelBusy, VersionConflict
 
 from . import pairing as pr
 from .clock import SPEEDS

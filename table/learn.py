@@ -30,7 +30,7 @@ import i18n
 from engine import GAMES, Game, ai
 from engine.core import lower
 from i18n import _, ngettext, pgettext
-from store.store import BOT_PREFIX, GameRow, Seat
+from store.rows import BOT_PREFIX, GameRow, Seat
 
 from .context import Context, speaks
 from .lobby import Lobby

@@ -10,7 +10,8 @@ import secrets
 import i18n
 from engine import GAMES, IllegalAction, ai
 from i18n import N_, _, ngettext, pgettext
-from store.store import BOT_PREFIX, ChannelBusy, GameRow, Seat, VersionConflict
+from store.rows import BOT_PREFIX, GameRow, Seat
+from store.store import ChannelBusy, VersionConflict
 
 from . import clock
 from .clock import SPEEDS, BadHours

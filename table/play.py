@@ -21,7 +21,8 @@ from engine import GAMES, Game, IllegalAction, ai
 from engine.bots import random_action
 from i18n import N_, _, ngettext, pgettext
 from store import ratings
-from store.store import GameRow, Seat, VersionConflict
+from store.rows import GameRow, Seat
+from store.store import VersionConflict
 
 from . import inflight
 from .context import Context, speaks

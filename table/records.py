@@ -17,7 +17,7 @@ if TYPE_CHECKING:      # Pillow is loaded where a replay is drawn (a thread), no
 from engine import Game
 from i18n import W_
 from store.ratings import is_rated
-from store.store import GameRow, LogEntry
+from store.rows import GameRow, LogEntry
 
 from .replies import name_seats
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import i18n
 from engine import GAMES, Game
 from i18n import N_, _, ngettext, pgettext
-from store.store import GameRow, LogEntry
+from store.rows import GameRow, LogEntry
 
 from .context import Context, speaks
 from .records import effective_actions, rebuild, sample

@@ -9,7 +9,8 @@ import logging
 import i18n
 from engine import Game, UnknownRules
 from i18n import N_, _
-from store.store import GameRow, Seat, StoreError
+from store.rows import GameRow, Seat
+from store.store import StoreError
 
 from . import clock
 from .context import Context, speaks

@@ -7,7 +7,7 @@ import re
 
 import i18n
 from i18n import N_, W_, _, ngettext, pgettext
-from store.store import BOT_PREFIX, Seat, Settings
+from store.rows import BOT_PREFIX, Seat, Settings
 
 BOT_LEVEL = re.compile(r"\((easy|medium|hard)\)$")
 BOT_NAME = N_("Computer {n} ({level})")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import i18n
 from i18n import _, pgettext
-from store.store import GameRow, Settings
+from store.rows import GameRow, Settings
 
 from . import clock
 from .clock import ANYTIME, BadHours, H, Hours, SeatClock, Speed

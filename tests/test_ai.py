@@ -337,7 +337,7 @@ async def test_skip_and_remove_play_at_medium(svc, monkeypatch):
     game, state = svc._state(row)
     assert (await svc._remove(row, game, state, ["222"])).ok
     assert ("222", "medium") in seen[1:]
-    from store.store import Seat
+    from store.rows import Seat
     from table.service import bot_level
     assert bot_level(Seat("222", "Bob", True)) == "medium"
     assert bot_level(Seat("cpu-1", "Computer 1", True)) == "easy"          # computers of old games

@@ -218,7 +218,7 @@ def test_a_judgement_is_deterministic_given_its_seed_and_never_reads_the_hidden_
 
 
 async def test_the_store_keeps_an_analysis_per_game_and_rules_version(any_store):
-    from store.store import Seat
+    from store.rows import Seat
 
     row = await any_store.create_game(guild="g", channel="c", game="mywuxing", options={}, host=Seat("a", "A"),
                                       now=1.0)

@@ -47,7 +47,7 @@ async def test_refused_token_gets_a_clear_message_not_a_traceback(tmp_path, caps
 async def test_sigterm_shuts_down_cleanly_and_saves(tmp_path):
     async with FakeDiscord() as fake:
         task = asyncio.create_task(serve(fake.token, tmp_path / "x.db"))
-        await fake.wait_until_connected()
+        await fake.wait_until_connected(timeout=30)      # the bot starts in this process: slow on a busy machine
         r = await fake.slash("alice", "general", "game new", options={"game": next(iter(_games()))})
         assert not r.ephemeral
         os.kill(os.getpid(), signal.SIGTERM)

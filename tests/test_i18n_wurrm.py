@@ -78,19 +78,20 @@ def play(seats: int, seed: int, options: dict) -> tuple[list[str], list[tuple[st
     rnd = random.Random(seed)
     names = [f"p{i}" for i in range(seats)]
     state = GAME.new(names, seed, options)
-    texts = [GAME.summary(GAME.view(state, None))]
+    view = GAME.view(state, None)                 # the table's view of the state now (one per state)
+    texts = [GAME.summary(view)]
     actions = []
     while GAME.result(state) is None:
         seat = GAME.to_act(state)[0]
         texts.append(GAME.waiting_message(state, next(s for s in names if s != seat)))
         legal = GAME.legal_actions(state, seat)
-        view = GAME.view(state, None)
         actions += [(a, view) for a in legal]
         # half blind, half the bots' sensible choices, so games both wander and end
         action = rnd.choice(legal if rnd.random() < 0.5 else GAME.bot_actions(state, seat))
         new = GAME.apply(state, seat, action)
         texts.append(GAME.describe(state, seat, action, new))
-        texts.append(GAME.summary(GAME.view(new, None)))
+        view = GAME.view(new, None)
+        texts.append(GAME.summary(view))
         state = new
     return texts, actions
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import hashlib
 import json
 import shutil
 import sqlite3
@@ -25,6 +26,27 @@ LEGACY = Path(__file__).resolve().parent / "fixtures" / "legacy"
 EXPECTED = json.loads((LEGACY / "expected.json").read_text())
 GUILD = "900000000000000001"
 H = 3600
+
+
+_GIFS: dict[tuple, bytes | None] = {}
+
+
+@pytest.fixture(autouse=True)
+def each_replay_encoded_once(monkeypatch):
+    """Every file here holds the same games, so their replays are the same pictures: each replay's frames are
+    drawn from the store as adopted, every time, and a run of frames already encoded in this process (the very
+    same pixels) gets the GIF made of them then. Encoding took most of this module's processor time."""
+    import table.community as community
+
+    encode = community.gif_within
+
+    def gif_within(frames: dict, limit: int) -> bytes | None:
+        key = (limit, *((i, f.mode, f.size, hashlib.sha256(f.tobytes()).digest()) for i, f in sorted(frames.items())))
+        if key not in _GIFS:
+            _GIFS[key] = encode(frames, limit)
+        return _GIFS[key]
+
+    monkeypatch.setattr(community, "gif_within", gif_within)
 
 
 def legacy_copy(tmp_path: Path, version: int) -> Path:

@@ -15,8 +15,9 @@ from store import migrate as moving
 from store import open_store, ratings
 from store.leagues import LeagueStore
 from store.migrate import main, migrate
+from store.rows import Seat, Settings
 from store.schema import TABLES
-from store.store import Seat, Settings, StoreError
+from store.store import StoreError
 from table import TableService, User, Where
 from tests.support import Clock, started
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from store import open_store
 from store import ratings as R
-from store.store import Seat
+from store.rows import Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 ALICE, BOB, CAROL, DAN = (Seat("alice", "Alice"), Seat("bob", "Bob"), Seat("carol", "Carol"), Seat("dan", "Dan"))

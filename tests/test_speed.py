@@ -18,6 +18,7 @@ from PIL import Image
 
 import tests.tinygame  # noqa: F401
 from engine import GAMES
+from render import timeslice
 from render import workers as rendering
 from store import Store
 from table import Reply, TableService, User, Where
@@ -243,8 +244,8 @@ def _custom_slices() -> bool:
     import threading
 
     took = []
-    probe = threading.Thread(target=lambda: took.append(rendering.set_slice(rendering.BOT_SLICE_NS)
-                                                        and rendering.get_slice() == rendering.BOT_SLICE_NS))
+    probe = threading.Thread(target=lambda: took.append(timeslice.set_slice(timeslice.BOT_SLICE_NS)
+                                                        and timeslice.get_slice() == timeslice.BOT_SLICE_NS))
     probe.start()
     probe.join()
     return took == [True]
@@ -252,7 +253,7 @@ def _custom_slices() -> bool:
 
 async def test_the_bots_threads_take_the_core_from_a_drawing_worker_at_once(store):
     """A move's steps wake one thread after another; each takes the core from a drawing worker at once only if
-    its slice is the shorter (render/workers.py, BOT_SLICE_NS). Every thread of the bot, those it starts later
+    its slice is the shorter (render/timeslice.py, BOT_SLICE_NS). Every thread of the bot, those it starts later
     included, asks for the short slice; its image workers keep the kernel's default; nobody's nice changes."""
     import threading
 
@@ -264,14 +265,14 @@ async def test_the_bots_threads_take_the_core_from_a_drawing_worker_at_once(stor
         job = _wassamasaw_jobs(1)[0]
         assert Image.open(io.BytesIO(await rendering.draw(job))).format == "PNG"
         tids = [int(t) for t in os.listdir("/proc/self/task")]
-        assert {rendering.get_slice(t) for t in tids} == {rendering.BOT_SLICE_NS}
+        assert {timeslice.get_slice(t) for t in tids} == {timeslice.BOT_SLICE_NS}
         later = []
-        thread = threading.Thread(target=lambda: later.append(rendering.get_slice()))
+        thread = threading.Thread(target=lambda: later.append(timeslice.get_slice()))
         thread.start()
         thread.join()
-        assert later == [rendering.BOT_SLICE_NS]
+        assert later == [timeslice.BOT_SLICE_NS]
         (worker,) = rendering.worker_pids()
-        assert rendering.get_slice(worker) > rendering.BOT_SLICE_NS           # the default (1.4 ms on 2 cores)
+        assert timeslice.get_slice(worker) > timeslice.BOT_SLICE_NS           # the default (1.4 ms on 2 cores)
         assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, nice + 5)   # the worker's nice as before
         assert os.nice(0) == nice
     finally:
@@ -555,7 +556,7 @@ def test_an_idle_worker_drops_the_boards_and_glyphs_it_kept_and_draws_the_same_p
     from engine import GAMES
     from render import render_png
     from render.common import _glyphs
-    from render.wurrm import board_layer
+    from render.wurrm_board import board_layer
 
     game = GAMES["wurrm"]
     state = game.new(["a", "b", "c"], seed=5)

@@ -6,7 +6,8 @@ import sqlite3
 import pytest
 from sqlalchemy import exc, text
 
-from store.store import SCHEMA_VERSION, ChannelBusy, Seat, Store, StoreError, VersionConflict
+from store.rows import Seat
+from store.store import SCHEMA_VERSION, ChannelBusy, Store, StoreError, VersionConflict
 
 ALICE, BOB = Seat("alice", "Alice"), Seat("bob", "Bob")
 

@@ -13,8 +13,9 @@ import pytest
 from sqlalchemy import exc, text
 
 from store import open_store
+from store.rows import Seat, Settings
 from store.shards import Shards
-from store.store import SCHEMA_VERSION, ChannelBusy, Seat, Settings, StoreError, VersionConflict
+from store.store import SCHEMA_VERSION, ChannelBusy, StoreError, VersionConflict
 from table import TableService
 from tests import test_clocks, test_daylong, test_hardening, test_service, test_speed
 from tests.support import Clock

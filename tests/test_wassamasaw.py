@@ -626,9 +626,11 @@ def test_random_games_with_full_protocol_checks():
         play_random(GAME, SEATS, seed, check_every=3)
 
 
-def test_thousand_random_games_finish_with_scores_matching_the_sheets():
+def test_150_random_games_finish_with_scores_matching_the_sheets():
+    """150 games take every branch of engine/wassamasaw.py and reference_scores that 1,000 took (the first 19
+    games take them all: coverage.py's branch coverage, 494 arcs)."""
     winners_seen = set()
-    for seed in range(1000):
+    for seed in range(150):
         state, _ = play_random(GAME, SEATS, 1000 + seed, check_every=10**6)
         res = GAME.result(state)
         v = GAME.view(state, None)

@@ -162,7 +162,7 @@ def test_Z2_issue14_placement_offers_only_the_start_spaces_in_play():
     s = G.new([A, B], 5)
     with pytest.raises(IllegalAction):
         G.apply(s, B, "place a2")                            # left empty below five players
-    assert G.view(s, None)["spaces"][2]["closed"] is True    # drawn grey (render/wurrm.py)
+    assert G.view(s, None)["spaces"][2]["closed"] is True    # drawn grey (render/wurrm_board.py)
 
 
 def test_issue14_the_beginner_value_table_matches_the_engines_beginner():
@@ -291,7 +291,7 @@ def test_Z1_a_random_board_game_rebuilds_on_its_own_board_after_the_list_changed
     """Replays and exports rebuild a game from its seed and log (table/records.py ``rebuild``, through
     ``restart``): a newer list of random boards must not move a game begun on the older one."""
     import engine.wurrm as wurrm
-    from store.store import GameRow, LogEntry, Seat
+    from store.rows import GameRow, LogEntry, Seat
     from table.records import rebuild
 
     rnd = random.Random(8)

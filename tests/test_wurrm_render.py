@@ -63,7 +63,7 @@ def test_issue14_the_banner_says_the_roll_and_the_steps_left():
 
 
 def test_issue14_random_boards_are_drawn_at_the_default_hex_size():
-    from render.wurrm import board_geometry, default_hex_size
+    from render.wurrm_board import board_geometry, default_hex_size
 
     game = GAMES["wurrm"]
     for seed in range(5):
@@ -74,7 +74,8 @@ def test_issue14_random_boards_are_drawn_at_the_default_hex_size():
 
 def test_issue14_the_legend_wraps_within_the_image():
     from render.common import canvas
-    from render.wurrm import MARGIN, WIDTH, draw_legend
+    from render.wurrm import draw_legend
+    from render.wurrm_board import MARGIN, WIDTH
 
     img, draw = canvas(WIDTH, 200)
     spans = []
@@ -94,7 +95,7 @@ def test_issue14_the_movers_image_marks_every_space_the_move_can_end_on():
     """Z5 reach: the mover's own image (and the channel's) draws a blue rim on each space ``reach`` lists,
     another player's private image does not; the legend explains the mark only where it is drawn."""
     from render import RENDERERS
-    from render.wurrm import REACH, board_geometry, reach_shown
+    from render.wurrm_board import REACH, board_geometry, reach_shown
 
     seats = ["0", "1", "2"]
     s = G.new(seats, 4)
@@ -132,7 +133,8 @@ def test_the_cached_board_with_its_highlights_is_the_board_drawn_whole():
     """paste_board (the board drawn once, then only the patches around highlighted spaces drawn again, on a
     small scratch moved by whole pixels) gives the very pixels draw_board gives, on both kinds of board."""
     from render.common import canvas
-    from render.wurrm import board_geometry, colours_for, draw_board, paste_board
+    from render.wurrm import colours_for
+    from render.wurrm_board import board_geometry, draw_board, paste_board
 
     names = {str(i): f"P{i}" for i in range(4)}
     checked = 0

@@ -24,10 +24,20 @@ HERE = Path(__file__).resolve().parent
 
 
 def views_digest(game: Game, state: State) -> str:
-    """12 hex digits of sha-256 over the public view and every seat's view of ``state``."""
-    views = [game.view(state, None)] + [game.view(state, seat) for seat in state["seats"]]
-    text = json.dumps(views, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
+    """12 hex digits of sha-256 over the public view and every seat's view of ``state`` (the JSON of the list of
+    them). A seat's view equal to the public one is the same text, so it is not encoded again: encoding was half
+    the replay of a WURRM World game, where most seats see what the table sees."""
+    public = game.view(state, None)
+    text = _json(public)
+    parts = [text]
+    for seat in state["seats"]:
+        view = game.view(state, seat)
+        parts.append(text if view == public else _json(view))
+    return hashlib.sha256(("[" + ",".join(parts) + "]").encode()).hexdigest()[:12]
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def replay(record: dict) -> tuple[list[str], dict | None]:

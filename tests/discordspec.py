@@ -89,20 +89,34 @@ def _problem(validator, body) -> str | None:
     return f"{where}: {error.message[:300]}"
 
 
+def problem(method: str, path: str, body) -> tuple[bool, str | None]:
+    """(whether the request has a body Discord checks, what is wrong with it: None when nothing). Bodies already
+    judged are remembered by their text (every bot start syncs the same commands)."""
+    if not path.startswith(API) or body in (None, {}) and method in ("GET", "DELETE"):
+        return False, None
+    path = path[len(API):]
+    op = next((o for o in _spec() if o[0] == method and o[1].match(path)), None)
+    if op is None:
+        return False, None
+    _method, _pattern, template, validator = op
+    key = (template, method, json.dumps(body, sort_keys=True, default=str))
+    if key not in _JUDGED:
+        if len(_JUDGED) > 2048:
+            _JUDGED.clear()
+        found = _problem(validator, _as_text(body if body is not None else {}))
+        _JUDGED[key] = None if found is None else f"{method} {template}: {found}"
+    return True, _JUDGED[key]
+
+
+_JUDGED: dict[tuple, str | None] = {}
+
+
 def check(requests) -> tuple[int, list[str]]:
     """(how many requests had a body checked, the problems found: one line each)."""
-    operations = _spec()
     checked, problems = 0, []
     for r in requests:
-        if not r.path.startswith(API) or r.json in (None, {}) and r.method in ("GET", "DELETE"):
-            continue
-        path = r.path[len(API):]
-        op = next((o for o in operations if o[0] == r.method and o[1].match(path)), None)
-        if op is None:
-            continue
-        method, _pattern, template, validator = op
-        checked += 1
-        problem = _problem(validator, _as_text(r.json if r.json is not None else {}))
-        if problem is not None:
-            problems.append(f"{method} {template}: {problem}")
+        judged, found = problem(r.method, r.path, r.json)
+        checked += judged
+        if found is not None:
+            problems.append(found)
     return checked, problems

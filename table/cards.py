@@ -84,9 +84,9 @@ def split(text: str | None) -> tuple[str, str]:
     return body.strip("\n"), tail.strip("\n")
 
 
-def plain(text: str | None) -> str:
-    """A reply's text as one text: its ``PART`` a line break (for a note, a direct message, a log)."""
-    return "\n".join(t for t in split(text) if t)
+def sections(text: str | None) -> list[str]:
+    """Every part of a text (a text display each), those between its ``PART`` marks, the empty ones left out."""
+    return [t for t in (piece.strip("\n") for piece in (text or "").split(PART)) if t]
 
 
 def public_card(reply: Reply, game: str | None = None, mention: str = "", controls: bool = False,
@@ -108,7 +108,7 @@ def private_card(part: Private, game: str | None = None, controls: bool = False,
                  limit: int | None = MAX_TEXT) -> Card:
     """A private part (Discord: ephemeral): its words, its picture, then its controls (a picker, a review's
     steps, a confirmation)."""
-    parts = [Part(TEXT, t) for t in split(part.text) if t]
+    parts = [Part(TEXT, t) for t in sections(part.text)]
     if part.image is not None:
         parts.append(Part(PICTURE, picture=part.image))
     return _card(game, parts, controls, limit)
@@ -116,7 +116,7 @@ def private_card(part: Private, game: str | None = None, controls: bool = False,
 
 def text_card(text: str, game: str | None = None, controls: bool = False) -> Card:
     """A card of words alone: a listing, a setting, an error line."""
-    return _card(game, [Part(TEXT, t) for t in split(text) if t], controls)
+    return _card(game, [Part(TEXT, t) for t in sections(text)], controls)
 
 
 def _card(game: str | None, parts: list[Part], controls: bool, limit: int | None = MAX_TEXT) -> Card:

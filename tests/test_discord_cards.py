@@ -13,12 +13,12 @@ from PIL import Image
 import i18n
 import tests.tinygame  # noqa: F401  (Pebbles: a game to end in a few moves)
 from cogs.runner import TeahouseBot
-from engine import GAMES
 from store import Store
 from table import TableService, User, Where
 from table.cards import ACCENTS, NEUTRAL
 from tests.fakediscord import COMPONENTS_V2, FakeDiscord
 from tests.support import answer
+from tools import card_payloads
 
 PLAIN = Path(__file__).parent / "fixtures" / "plain_messages.json"
 
@@ -40,43 +40,32 @@ def kinds(container: dict) -> list[int]:
 
 
 async def test_a_lobby_a_turn_and_the_end_are_cards_with_the_games_colour(tmp_path):
+    """The payloads tools/card_payloads.py prints: each one container with Wassamasaw's accent and no content."""
     async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")) as bot:
-        lobby = await answer(await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"}))
-        shown = card(lobby)
-        assert shown["accent_color"] == ACCENTS["wassamasaw"]
-        # the lobby's words, a separator, its buttons and the host's select: all inside the card
-        assert kinds(shown) == [10, 14, 1, 1] and "table open in this channel" in lobby.said
-        assert [b["label"] for b in lobby.buttons()][:2] == ["Join", "Leave"] and lobby.selects()
-        await fake.click("bob", lobby, label="Join")
-        turn = await answer(await fake.slash("alice", "general", "game start"))
-        shown = card(turn)
-        # what happened, the picture, whose turn with the mention, a separator, the rows of buttons
-        assert kinds(shown)[:5] == [10, 12, 10, 14, 1]
-        gallery = shown["components"][1]["items"][0]
-        (picture,) = turn.attachments
-        assert gallery["media"]["url"] == f"attachment://{picture.filename}" and picture.image().format == "PNG"
-        assert gallery["description"] == picture.description and "Wassamasaw" in gallery["description"]
-        first = next(n for n in ("alice", "bob") if f"<@{fake.user(n).id}>" in shown["components"][2]["content"])
-        assert shown["components"][2]["content"].endswith(f"<@{fake.user(first).id}> — your move.")
-        assert turn.pinged() == [fake.user(first).id]
-        assert shown["components"][-1]["components"][-1]["label"] == "My view"
-
-        # played to its last move by the service (quick, as the table would), the last by command: the end
-        svc, where = bot.service, Where(str(fake.channel("general").id), str(fake.guild.id))
-        game = GAMES["wassamasaw"]
-        while True:
-            state = game.load((await svc.store.open_game(where.channel)).state)
-            seat = game.to_act(state)[0]
-            action = game.legal_actions(state, seat)[0]
-            if not game.to_act(game.apply(game.load(game.dump(state)), seat, action)):
-                break
-            assert (await svc.act(where, User(seat, name_of(fake, seat)), action)).ok
-        last = await answer(await fake.slash(name_of(fake, seat), "general", "game move", options={"action": action}))
-        shown = card(last)
-        assert shown["accent_color"] == ACCENTS["wassamasaw"]
-        assert kinds(shown) == [10, 12, 10, 14, 1] and "Game over" in shown["components"][2]["content"]
-        assert [b["label"] for b in last.buttons()] == ["Rematch", "Review", "Analysis"]
-        assert last.pinged() == []
+        shown = await card_payloads.lobby_turn_end(fake, bot)
+    (lobby, body), (turn, _body), (last, _end) = shown["lobby"], shown["turn"], shown["end"]
+    assert body["flags"] & COMPONENTS_V2 and body.get("content") is None and "embeds" not in body
+    shown = card(lobby)
+    assert shown["accent_color"] == ACCENTS["wassamasaw"]
+    # the lobby's words, a separator, its buttons and the host's select: all inside the card
+    assert kinds(shown) == [10, 14, 1, 1] and "table open in this channel" in lobby.said
+    assert [b["label"] for b in lobby.buttons()][:2] == ["Join", "Leave"] and lobby.selects()
+    shown = card(turn)
+    # what happened, the picture, whose turn with the mention, a separator, the rows of buttons
+    assert kinds(shown)[:5] == [10, 12, 10, 14, 1]
+    gallery = shown["components"][1]["items"][0]
+    (picture,) = turn.attachments
+    assert gallery["media"]["url"] == f"attachment://{picture.filename}" and picture.image().format == "PNG"
+    assert gallery["description"] == picture.description and "Wassamasaw" in gallery["description"]
+    first = next(n for n in ("alice", "bob") if f"<@{fake.user(n).id}>" in shown["components"][2]["content"])
+    assert shown["components"][2]["content"].endswith(f"<@{fake.user(first).id}> — your move.")
+    assert turn.pinged() == [fake.user(first).id]
+    assert shown["components"][-1]["components"][-1]["label"] == "My view"
+    shown = card(last)
+    assert shown["accent_color"] == ACCENTS["wassamasaw"]
+    assert kinds(shown) == [10, 12, 10, 14, 1] and "Game over" in shown["components"][2]["content"]
+    assert [b["label"] for b in last.buttons()] == ["Rematch", "Review", "Analysis"]
+    assert last.pinged() == []
     assert not fake.errors, fake.errors
 
 

@@ -36,7 +36,7 @@ log = logging.getLogger("teahouse.table")
 RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
 MAX_BOT_STEPS = 2000
 HISTORY_PAGE = 15
-MESSAGE_BUDGET = 1700        # characters of a turn message's text (Discord allows 2,000 with the mentions)
+MESSAGE_BUDGET = 1700        # characters of a turn message's log: short to read on a phone (a card holds 4,000)
 
 
 def rules(game_key: str) -> str | None:

@@ -2,7 +2,8 @@
 
 Every message the bot sends is one container with the game's accent colour (or the neutral one), its parts in
 order: text displays (markdown, mentions, ``<t:…:R>`` instants), the picture in a media gallery
-(``attachment://<file>``, with its alt text), a separator, and the buttons and selects in action rows. The
+(``attachment://<file>``, with its alt text; a file to download, such as an exported log, as a file component),
+a separator, and the buttons and selects in action rows. The
 message carries the ``IS_COMPONENTS_V2`` flag (discord.py sets it for a ``LayoutView``) and no content or embeds.
 
 Discord's limits hold by construction: the texts are fitted to 4,000 characters (``table.cards.fitted``), and
@@ -46,6 +47,9 @@ def file_of(picture) -> discord.File | None:
                         description=getattr(picture, "alt", "") or None)       # alt text (#16)
 
 
+SHOWN = (".png", ".gif", ".jpg", ".jpeg", ".webp")      # what a media gallery shows; any other file is a file
+
+
 @dataclass
 class Message:
     """A card ready to send: its layout (``view``) and the files its media gallery shows."""
@@ -76,8 +80,11 @@ def layout(card: Card, controls: Sequence[discord.ui.ActionRow] = ()) -> Message
         elif part.kind == PICTURE and part.picture is not None and part.picture.data is not None:
             file = file_of(part.picture)
             files.append(file)
-            container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
-                f"attachment://{file.filename}", description=part.picture.alt or None)))
+            if file.filename.lower().endswith(SHOWN):
+                container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(
+                    f"attachment://{file.filename}", description=part.picture.alt or None)))
+            else:             # a file to download (an exported log): a file component, not a picture
+                container.add_item(discord.ui.File(f"attachment://{file.filename}"))
         elif part.kind == DIVIDER and controls:
             container.add_item(discord.ui.Separator())
         elif part.kind == CONTROLS:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine import GAMES
+
 from .replies import Picture, Private, Reply
 
 # Where a reply's text turns from what happened to what comes next. Like the time marks (replies.TIME_MARK), a
@@ -67,12 +69,12 @@ def accent(game: str | None) -> int:
 
 
 def game_of(reply: Reply) -> str | None:
-    """The game a reply is about, when it says so itself: its turn, or one of its pictures (drawn by the
-    game's renderer). None otherwise: the front end may know it from the game's row."""
+    """The game a reply is about, when it says so itself: its turn, or one of its pictures drawn by the game's
+    renderer (an analysis's graph is not). None otherwise: the front end may know it from the game's row."""
     if reply.turn is not None:
         return reply.turn.game
     for picture in reply.pictures():
-        if picture.job:
+        if picture.job and picture.job[0] in GAMES:
             return picture.job[0]
     return None
 

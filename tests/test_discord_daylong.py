@@ -114,10 +114,15 @@ async def test_threads_reminders_deadline_buttons_and_records(tmp_path):
             assert replay.ephemeral
             with Image.open(io.BytesIO(replay.attachments[0].data)) as im:
                 assert im.format == "GIF" and im.n_frames >= 2
+            # in its card: the animation in a media gallery, the log as a file to download (#48)
+            shown = [c for c in replay.all_components() if c["type"] == 12]
+            assert shown and shown[0]["items"][0]["media"]["url"] == f"attachment://{replay.attachments[0].filename}"
             r = await fake.slash("carol", thread, "game export")
             exported = await answer(r)
             data = json.loads(exported.attachments[0].data)
             assert data["game"] == "wassamasaw" and "seed" not in data
+            files = [c for c in exported.all_components() if c["type"] == 13]
+            assert [f["file"]["url"] for f in files] == [f"attachment://{exported.attachments[0].filename}"]
 
             # abandon, then stats and the leaderboard
             r = await fake.slash("alice", thread, "game abandon")

@@ -152,20 +152,21 @@ def pytest_sessionfinish(session):
         workeroutput["openapi"] = _openapi_counts()
 
 
+_OPENAPI_TOTALS = pytest.StashKey[dict]()
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error):
     counts = getattr(node, "workeroutput", {}).get("openapi")
     if counts:
-        totals = node.config.stash.setdefault(_OPENAPI_TOTALS, {"checked": 0, "refused": 0})
-        for key in totals:
-            totals[key] += counts.get(key, 0)
-
-
-_OPENAPI_TOTALS = pytest.StashKey[dict]()
+        totals = node.config.stash.setdefault(_OPENAPI_TOTALS, dict.fromkeys(counts, 0))
+        for key, n in counts.items():
+            totals[key] = totals.get(key, 0) + n
 
 
 def pytest_terminal_summary(terminalreporter, config):
     totals = config.stash.get(_OPENAPI_TOTALS, None) or _openapi_counts()
     if totals["checked"]:
-        terminalreporter.write_line(f"Discord's OpenAPI description: {totals['checked']} requests to the fake Discord "
-                                    f"checked, {totals['refused']} refused")
+        terminalreporter.write_line(
+            f"Discord's OpenAPI description: {totals['checked']} requests to the fake Discord checked, "
+            f"{totals['refused']} refused; messages sent or edited: {totals['cards']} cards, {totals['plain']} plain")

@@ -70,9 +70,11 @@ Behaviour worth knowing:
   ``record.said``) reads a message's words either way: its content, or its text displays in order.
 * Every request body is also checked against Discord's own OpenAPI description (``tests/discordspec.py``), as
   Discord checks it: an invalid one is refused with 400/50035 and kept in ``fake.openapi_refused``, and leaving
-  ``async with FakeDiscord()`` then fails the test (``FakeDiscord(openapi=False)`` turns the check off).  The
+  ``async with FakeDiscord()`` then fails the test (``FakeDiscord(openapi=False)`` turns the check off;
+  ``tally=False`` keeps a fake's requests out of the session's count, for the fake's own tests).  The
   checks are counted in ``fake.openapi_checked`` and, for a whole test session, ``fakediscord.OPENAPI``
-  (tests/conftest.py prints the session's total).
+  (tests/conftest.py prints the session's total), with the messages sent or edited as cards (the V2 flag) or
+  plain (``fake.plain_sent`` lists this fake's).
 * The bot's READY only lists the guild as unavailable; ``on_ready`` fires ``guild_ready_timeout`` (discord.py
   default 2 s) after GUILD_CREATE.  Interactions work as soon as GUILD_CREATE was handled, which is what
   ``fake.run`` waits for; pass ``guild_ready_timeout=0.1`` to the bot if a test needs ``on_ready``.
@@ -139,7 +141,7 @@ _ids = itertools.count(1)
 COUNTED = re.compile(r"/api/v\d+/(?!interactions/|webhooks/)")     # what Discord counts against the global limit
 
 # every request body checked against Discord's OpenAPI description in this process, and how many it refused
-OPENAPI = {"checked": 0, "refused": 0}
+OPENAPI = {"checked": 0, "refused": 0, "cards": 0, "plain": 0}
 
 
 def snowflake() -> int:
@@ -784,11 +786,14 @@ class FakeDiscord:
         heartbeat_interval: int = 41250,
         global_limit: int | None = None,
         openapi: bool = True,
+        tally: bool = True,
     ):
         self.token = token
         self.openapi = openapi
+        self.tally = tally          # its requests count in the session's totals (not the fake's own tests')
         self.openapi_checked = 0
         self.openapi_refused: list[str] = []
+        self.plain_sent: list[str] = []         # messages the bot sent or edited without IS_COMPONENTS_V2
         self.settle_time = settle
         self.callback_deadline = callback_deadline
         self.compress = compress
@@ -1623,11 +1628,19 @@ class FakeDiscord:
 
         judged, found = discordspec.problem(request.method, request.path, payload)
         self.openapi_checked += judged
-        OPENAPI["checked"] += judged
+        session = OPENAPI if self.tally else {}
+        session["checked"] = session.get("checked", 0) + judged
+        message = payload.get("data") if request.path.endswith("/callback") and isinstance(payload, dict) else payload
+        if isinstance(message, dict) and ("components" in message or message.get("content")):
+            # a message the bot sends or edits: a Components V2 card, or a plain one (issue #48 counts them)
+            card = bool(int(message.get("flags") or 0) & COMPONENTS_V2)
+            session["cards" if card else "plain"] = session.get("cards" if card else "plain", 0) + 1
+            if not card:
+                self.plain_sent.append(f"{request.method} {request.path}")
         if found is None:
             return
         self.openapi_refused.append(found)
-        OPENAPI["refused"] += 1
+        session["refused"] = session.get("refused", 0) + 1
         errors = [f"OpenAPI: {found}"]
         message = payload.get("data") if request.path.endswith("/callback") and isinstance(payload, dict) else payload
         if isinstance(message, dict):

@@ -66,7 +66,7 @@ async def test_a_lobby_a_turn_and_the_end_are_cards_with_the_games_colour(tmp_pa
     assert kinds(shown) == [10, 12, 10, 14, 1] and "Game over" in shown["components"][2]["content"]
     assert [b["label"] for b in last.buttons()] == ["Rematch", "Review", "Analysis"]
     assert last.pinged() == []
-    assert not fake.errors, fake.errors
+    assert not fake.errors and not fake.plain_sent, (fake.errors, fake.plain_sent)
 
 
 def name_of(fake, user_id: str) -> str:
@@ -180,7 +180,7 @@ async def test_a_game_begun_before_the_cards_goes_on_from_its_plain_messages(tmp
         rematch = await answer(await fake.click("bob", end, label="Rematch"))
         assert not rematch.ephemeral and card(rematch) and "rematch" in rematch.said
     assert not fake.errors, fake.errors
-    assert fake.openapi_checked and not fake.openapi_refused
+    assert fake.openapi_checked and not fake.openapi_refused and not fake.plain_sent     # all it sent: cards
 
 
 async def test_help_is_a_card_in_the_readers_language(tmp_path):

@@ -47,6 +47,7 @@ class GameCog(Sending, commands.Cog):
         self.bot = bot
         self.service = service
         self._following: set[asyncio.Task] = set()      # analyses whose messages are being edited
+        self.game_keys: dict[int, str | None] = {}      # a game's key by its id: its cards' colour (Sending)
         service.learning.label = ui.action_text       # learn mode's tips name moves as the buttons do
         service.analyses.label = ui.action_text       # and so does an analysis
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,

@@ -57,7 +57,8 @@ class Answer:
 
 
 class Sending:
-    """How GameCog answers: every message a card, with its components. Needs ``self.bot`` and ``self.service``."""
+    """How GameCog answers: every message a card, with its components. Needs ``self.bot``, ``self.service`` and
+    ``self.game_keys`` (a dict: game id → its key, remembered)."""
 
     GAME_KEYS = 4096            # the games whose key (their accent colour) is remembered
 
@@ -66,7 +67,7 @@ class Sending:
         key = game_of(reply)
         if key is not None or reply.game_id is None:
             return key
-        known = self.__dict__.setdefault("_game_keys", {})
+        known = self.game_keys
         if reply.game_id not in known:
             row = await self.service.store.game(reply.game_id)
             if len(known) >= self.GAME_KEYS:

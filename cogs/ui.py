@@ -3,7 +3,8 @@ cogs/cards.py puts inside the message's card (issue #48), and who asks and in wh
 
 Every component is a ``DynamicItem`` whose custom id carries what it needs — ``th:<kind>:<game>:<version>:<arg>``
 — and re-reads the game from the database when clicked, so buttons work after a restart, and a click on
-an old message is answered with "this has moved on" and the current prompt.
+an old message is answered with "this has moved on" and the current prompt. The ids are those the bot used
+before its messages became cards (#48): the buttons of a plain message sent then still work.
 
 Kinds: ``a`` an action (arg: its index among the seat's legal actions at that version), ``s`` a select of
 actions (values are indices), ``g`` a group of actions (opens a picker for one group), ``p`` "choose

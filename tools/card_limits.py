@@ -196,6 +196,9 @@ def main(argv: list[str]) -> int:
         print(f"{seen.game} ({GAMES[seen.game].max_players} players):")
         for kind, (c, n, what) in sorted(seen.kinds.items(), key=lambda kv: kv[1][:2], reverse=True):
             print(f"  {kind:18} {c:3} components  {n:5} characters  {what}")
+        most = max(seen.kinds.items(), key=lambda kv: kv[1][0])
+        longest = max(seen.kinds.items(), key=lambda kv: kv[1][1])
+        print(f"  largest: {most[1][0]} components ({most[0]}), {longest[1][1]} characters ({longest[0]})")
         over += seen.over()
     print(f"limits: {MAX_COMPONENTS} components, {MAX_TEXT} characters; over them: {len(over)}")
     for line in over:

@@ -3,11 +3,11 @@ discord.py client sends them to the fake Discord of the tests (tests/fakediscord
 
     python -m tools.card_payloads [game]
 
-Opens a table (``/game new``), seats a second player (Join), starts it (``/game start``), plays it to its last
-move through the table service (quick), and makes that move by ``/game move``: prints the body of the lobby's,
-the first turn's and the end's message (an interaction's ``data`` for a message made by its callback). Every
-request was checked against Discord's OpenAPI description on the way; the count is printed last.
-``tests/test_discord_cards.py`` plays the same and checks what it finds.
+Opens a table (``/game new``), seats a second player (Join: the lobby's message then), starts it (``/game
+start``), plays it to its last move through the table service (quick), and makes that move by ``/game move``:
+prints the body of the lobby's, the first turn's and the end's message (an interaction's ``data`` for a
+message made by its callback). Every request was checked against Discord's OpenAPI description on the way; the
+count is printed last. ``tests/test_discord_cards.py`` plays the same and checks what it finds.
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ async def lobby_turn_end(fake, bot, key: str = "wassamasaw") -> dict:
     from tests.support import answer
 
     out = {}
-    mark = len(fake.requests)
     lobby = await answer(await fake.slash("alice", "general", "game new", options={"game": key}))
-    await fake.click("bob", lobby, label="Join")
-    lobby = fake.message(lobby.id)
+    mark = len(fake.requests)
+    lobby = await answer(await fake.click("bob", lobby, label="Join"))     # the lobby with both seated
     out["lobby"] = (lobby, last_body(fake, mark))
     mark = len(fake.requests)
     turn = await answer(await fake.slash("alice", "general", "game start"))

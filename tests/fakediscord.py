@@ -852,6 +852,10 @@ class FakeDiscord:
 
     async def start(self) -> FakeDiscord:
         """Start the server on a free port and (unless ``patch=False``) point discord.py at it."""
+        if self.openapi:           # read Discord's description now (once a process), not while a bot connects
+            from tests import discordspec
+
+            discordspec._spec()
         self._changed = asyncio.Event()
         self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()

@@ -136,7 +136,7 @@ async def test_a_game_begun_before_the_cards_goes_on_from_its_plain_messages(tmp
         general = Where(str(fake.channel("general").id), str(fake.guild.id))
         games = Where(str(fake.channel("games").id), str(fake.guild.id))
         # the tables as they stood when the messages were sent: game 1 with bob seated, game 2 ended
-        assert (await svc.open_table(general, alice, "wassamasaw")).game_id == 1
+        assert (await svc.open_table(general, alice, "wassamasaw", {"hints": False})).game_id == 1
         assert (await svc.join(general, bob)).ok
         assert (await svc.open_table(games, alice, "pebbles", {"rounds": 1})).game_id == 2
         assert (await svc.join(games, bob)).ok and (await svc.start(games, alice)).ok

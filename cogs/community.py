@@ -17,9 +17,9 @@ from table.clock import SPEEDS
 from table.errors import store_failed
 from table.service import describe_settings
 
-from . import observe
+from . import cards, observe
 from .game import GAME_CHOICES
-from .ui import NO_PINGS, acknowledged, apologize, safe, timed, to_user, who, zone_names
+from .ui import NO_PINGS, acknowledged, apologize, safe, to_user, who, zone_names
 
 log = logging.getLogger("teahouse.discord")
 
@@ -49,15 +49,18 @@ class CommunityCog(commands.Cog):
     def service(self):
         return self.bot.service
 
-    async def answer(self, interaction: discord.Interaction, text: str, ephemeral: bool = True) -> None:
-        text = timed(text)
+    async def answer(self, interaction: discord.Interaction, text: str, ephemeral: bool = True,
+                     game: str | None = None) -> None:
+        """``text`` as a card (``game``: whose colour it takes, else the neutral one); nobody is pinged."""
+        message = cards.words(text, game)
         if interaction.response.is_done():     # deferred while the database was slow: fill in the answer
-            await interaction.edit_original_response(content=text[:2000], allowed_mentions=NO_PINGS)
+            await interaction.edit_original_response(**message.edit(allowed_mentions=NO_PINGS))
         else:
-            await interaction.response.send_message(text[:2000], ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(**message.send(ephemeral=ephemeral, allowed_mentions=NO_PINGS))
             observe.answered(interaction)
 
-    async def respond(self, interaction: discord.Interaction, work, ephemeral: bool = True) -> None:
+    async def respond(self, interaction: discord.Interaction, work, ephemeral: bool = True,
+                      game: str | None = None) -> None:
         """Compute the answer's text with ``work()``, acknowledging within ACK_WITHIN, and send it."""
         try:
             text = await acknowledged(interaction, work, private=ephemeral)
@@ -70,7 +73,7 @@ class CommunityCog(commands.Cog):
             log.exception("command failed in channel %s", interaction.channel_id)
             await apologize(interaction)
             return
-        await self.answer(interaction, text, ephemeral)
+        await self.answer(interaction, text, ephemeral, game)
 
     @app_commands.command(name="settings", description="This server's reminders, turn deadline, threads "
                                                         "and mentions")
@@ -234,8 +237,7 @@ class CommunityCog(commands.Cog):
                          for i, (_player, name, rec) in enumerate(board[:10])]
                 return "\n".join([_("**{game}** leaderboard", game=game.name)] + lines)
 
-        await self.respond(interaction, work, ephemeral=False)
-
+        await self.respond(interaction, work, ephemeral=False, game=game.value)
 
     @app_commands.command(name="profile", description="A player card: the ratings per game and how they went")
     @app_commands.describe(user="Whose card (you by default)")

@@ -1,11 +1,10 @@
-"""The /game commands and the handlers of every button and select. Thin: the table service decides."""
+"""The /game commands and the handlers of every button and select. Thin: the table service decides; how its
+replies are sent, as cards, is in cogs/sending.py."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from dataclasses import dataclass
 
 import discord
 from discord import app_commands
@@ -15,13 +14,15 @@ import i18n
 from engine import GAMES
 from i18n import N_, _
 from store.store import StoreError
-from table import Private, Reply, TableService, User, Where
+from table import Reply, TableService, User, Where
+from table.cards import MAX_TEXT
 from table.errors import store_failed
-from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
-from table.replies import LOBBY_BUTTONS, after_game, name_seats, pages
+from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS
+from table.replies import name_seats, pages
 
-from . import observe, ui
-from .ui import NO_PINGS, content_of, file_of, label, mentions, who
+from . import cards, observe, ui
+from .sending import FOLLOW_UPS, Answer, Sending, lobby_rows  # noqa: F401  (FOLLOW_UPS, lobby_rows: here as before)
+from .ui import NO_PINGS, label, mentions, who
 
 log = logging.getLogger("teahouse.discord")
 
@@ -29,184 +30,30 @@ GAME_CHOICES = [app_commands.Choice(name=g.title, value=k) for k, g in GAMES.ite
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "medium", "hard")]
 
 
-def lobby_view(row) -> discord.ui.View:
-    """Join, Leave, Add computer, Start, and the host's option select."""
-    view = discord.ui.View(timeout=None)
-    gid = row.id
-    styles = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary}
-    for key, text, _command, _options in LOBBY_BUTTONS:      # the console prints their lines (table/replies.py)
-        view.add_item(ui.LobbyButton(gid, key, _(text), styles.get(key, discord.ButtonStyle.secondary)))
-    game = GAMES.get(row.game)
-    choices = {**game.option_choices, **TABLE_OPTION_CHOICES} if game else {}
-    for select in ui.OptionSelects(gid, table_options(row.options, row.seats), choices) if game else []:
-        view.add_item(select)
-    return view
-
-
-@dataclass
-class Answer:
-    """A reply with components of the handler's own (a private picker, a confirmation); ``edit``: it replaces
-    the private message clicked (a review's next step) rather than adding one."""
-    reply: Reply
-    view: discord.ui.View | None
-    edit: bool = False
-
-
-# an ended game's follow-ups (table.replies.after_game) → their buttons
-FOLLOW_UPS = {"rematch": ui.RematchButton, "review": ui.ReviewButton, "analysis": ui.AnalysisButton}
-
 REVIEW_NAVS = ("f", "p", "n", "l", "r", "j", "s")     # see cogs/ui.py: which review button was clicked
 
 
 def review_answer(reply: Reply, *, edit: bool = False) -> Reply | Answer:
     """A review step with its buttons, or the refusal alone (the clicked step then stays as it was)."""
     if reply.ok and reply.review is not None:
-        return Answer(reply, ui.review_view(reply.review), edit)
+        return Answer(reply, ui.review_rows(reply.review), edit)
     return reply
 
 
-class GameCog(commands.Cog):
+class GameCog(Sending, commands.Cog):
     game = app_commands.Group(name="game", description="Play board games in this channel")
 
     def __init__(self, bot: commands.Bot, service: TableService):
         self.bot = bot
         self.service = service
         self._following: set[asyncio.Task] = set()      # analyses whose messages are being edited
+        self.game_keys: dict[int, str | None] = {}      # a game's key by its id: its cards' colour (Sending)
         service.learning.label = ui.action_text       # learn mode's tips name moves as the buttons do
         service.analyses.label = ui.action_text       # and so does an analysis
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
                             "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon,
                             "d": self.on_deadline, "r": self.on_rematch, "w": self.on_review,
                             "n": self.on_analysis})
-
-    # ----- sending -----------------------------------------------------------------------------------------
-    async def components(self, reply: Reply) -> discord.ui.View | None:
-        """The buttons a reply's message carries: the lobby's, a deadline's, or the next decision's."""
-        if reply.offer is not None:
-            return ui.offer_view(reply.offer)
-        if reply.status == "lobby" and reply.game_id is not None and reply.ok:
-            row = await self.service.store.game(reply.game_id)
-            if row is not None and row.status == "lobby":
-                return lobby_view(row)
-            return None
-        if reply.rematch is not None and reply.ok:
-            view = discord.ui.View(timeout=None)
-            for follow in after_game(reply.rematch):           # the console prints the same ones' lines
-                view.add_item(FOLLOW_UPS[follow.key](reply.rematch))
-            return view
-        return ui.turn_view(reply.turn)
-
-    async def send(self, interaction: discord.Interaction, reply: Reply, view: discord.ui.View | None = None) -> None:
-        """Answer an interaction with a Reply: the public part in the channel, the caller's private parts
-        ephemeral. A stale click gets the current prompt's buttons with its ephemeral answer."""
-        me = str(interaction.user.id)
-        ui.in_discord_times(reply)
-        privates = reply.private_for(me)
-        public = bool(reply.text or reply.image)
-        if view is None:
-            # a public message's buttons speak the channel's language; a stale click's (ephemeral) the user's
-            with i18n.public() if public else contextlib.nullcontext():
-                view = await self.components(reply)
-        deferred = interaction.extras.get("deferred")
-        if deferred == "public" and not public:
-            # a public "thinking" would turn the first follow-up public: clear it, then answer privately
-            await interaction.delete_original_response()
-        elif deferred == "private" and public:
-            # a private "thinking" takes the first follow-up privately: fill it, then post in public
-            first = privates.pop(0).text[:2000] if privates else _("Done.")
-            await interaction.edit_original_response(content=first)
-        if public and self.continues(interaction, reply):
-            await self._update(interaction, reply, view)
-            view = None
-        elif public:
-            with i18n.public():
-                content = content_of(reply)
-            await self._respond(interaction, content=content, file=file_of(reply.image), view=view,
-                                allowed_mentions=mentions(reply.mention), ephemeral=False)
-            view = None
-        elif not privates:
-            privates = [Private(me, _("Done."))]
-        for p in privates:
-            await self._respond(interaction, content=p.text[:2000], file=file_of(p.image), ephemeral=True,
-                                view=view if (reply.stale or reply.ok) else None)
-            view = None
-
-    @staticmethod
-    def continues(interaction: discord.Interaction, reply: Reply) -> bool:
-        """A click on the public turn message by the player who then acts again (take a die, then place
-        it; toggle dice, reroll, step): the same message is updated in place rather than a new one posted,
-        so a turn is one message in the channel. When the turn passes, a new message mentions the next
-        player (an edit would not notify them)."""
-        message = interaction.message
-        return (interaction.type == discord.InteractionType.component and message is not None
-                and not message.flags.ephemeral and reply.ok and reply.turn is not None
-                and reply.turn.to_act == [str(interaction.user.id)])
-
-    async def _update(self, interaction: discord.Interaction, reply: Reply, view) -> None:
-        with i18n.public():
-            content = content_of(reply)
-        kwargs = {"content": content, "view": view, "allowed_mentions": NO_PINGS,
-                  "attachments": [file_of(reply.image)] if reply.image is not None else []}
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(**kwargs)
-            observe.answered(interaction)
-        else:
-            await interaction.edit_original_response(**kwargs)
-
-    async def _replace_private(self, interaction: discord.Interaction, reply: Reply, view) -> None:
-        """The clicked private message (ephemeral) becomes the reply's private part for the clicker."""
-        p = reply.private_for(str(interaction.user.id))[0]
-        kwargs = {"content": ui.timed(p.text)[:2000], "view": view, "allowed_mentions": NO_PINGS,
-                  "attachments": [file_of(p.image)] if p.image is not None else []}
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(**kwargs)
-        else:
-            await interaction.edit_original_response(**kwargs)
-
-    async def channel(self, channel_id: str):
-        channel = self.bot.get_channel(int(channel_id))
-        if channel is None:
-            channel = await self.bot.fetch_channel(int(channel_id))
-        return channel
-
-    async def post(self, channel_id: str, reply: Reply, nonce: str | None = None) -> None:
-        """Send a reply's public part to a channel on the bot's own initiative (reminders, deadlines)."""
-        await reply.render()
-        ui.in_discord_times(reply)
-        channel = await self.channel(channel_id)
-        kwargs = {"content": content_of(reply), "allowed_mentions": mentions(reply.mention)}
-        if nonce is not None:
-            kwargs["nonce"] = nonce
-        view = await self.components(reply)
-        if view is not None:
-            kwargs["view"] = view
-        if reply.image is not None:
-            kwargs["file"] = file_of(reply.image)
-        await channel.send(**kwargs)
-        await self.post_notes(reply)
-
-    async def post_notes(self, reply: Reply) -> None:
-        """Short notes for other channels: a game thread's parent hears when its game starts and ends."""
-        for channel_id, text in reply.notes:
-            try:
-                channel = await self.channel(channel_id)
-                await channel.send(text[:2000], allowed_mentions=NO_PINGS)
-            except discord.HTTPException:
-                log.warning("could not post a note to channel %s", channel_id)
-
-    async def _respond(self, interaction: discord.Interaction, *, content: str, ephemeral: bool,
-                       file: discord.File | None = None, view: discord.ui.View | None = None,
-                       allowed_mentions: discord.AllowedMentions = NO_PINGS) -> None:
-        kwargs = {"content": content, "ephemeral": ephemeral, "allowed_mentions": allowed_mentions}
-        if file is not None:
-            kwargs["file"] = file
-        if view is not None:
-            kwargs["view"] = view
-        if not interaction.response.is_done():
-            await interaction.response.send_message(**kwargs)
-            observe.answered(interaction)
-        else:
-            await interaction.followup.send(**kwargs)
 
     async def call(self, interaction: discord.Interaction, method, *args, private: bool = False, **kwargs) -> None:
         """Answer with ``method(where, user, *args)`` of the table service, guarded."""
@@ -225,7 +72,7 @@ class GameCog(commands.Cog):
             result = await ui.acknowledged(interaction, work, private=private)
             if result is None:
                 return
-            reply, view = (result.reply, result.view) if isinstance(result, Answer) else (result, None)
+            reply, controls = (result.reply, result.controls) if isinstance(result, Answer) else (result, None)
             observe.about(interaction, reply.game_id)
             if not reply.ok:
                 observe.outcome(interaction, "refused")
@@ -233,9 +80,9 @@ class GameCog(commands.Cog):
                 await ui.defer(interaction, private=not (reply.text or reply.image))
                 await reply.render()
             if isinstance(result, Answer) and result.edit:
-                await self._replace_private(interaction, reply, view)
+                await self._replace_private(interaction, reply, controls)
             else:
-                await self.send(interaction, reply, view)
+                await self.send(interaction, reply, controls)
             await self.post_notes(reply)
         except StoreError as e:       # the database cannot be used: the words say what became of the request
             with ui.to_user(interaction):
@@ -302,10 +149,11 @@ class GameCog(commands.Cog):
             await thread.delete()
             return reply
         await reply.render()
+        ui.in_discord_times(reply)
         with i18n.public():
-            content, view = content_of(reply), await self.components(reply)
+            message = cards.public(reply, await self.components(reply), await self.game_key(reply))
             text = _(pointer, name=ui.safe(user.name), game=title, thread=thread.mention)
-        await thread.send(content, view=view, file=file_of(reply.image), allowed_mentions=mentions(reply.mention))
+        await thread.send(**message.send(allowed_mentions=mentions(reply.mention)))
         await thread.add_user(interaction.user)
         # what only the opener sees (a learn table's first tip) stays with this answer, privately
         return Reply(text=text, game_id=reply.game_id, private=reply.private_for(user.id))
@@ -408,11 +256,11 @@ class GameCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
         who(interaction)          # the guide in the user's language
         text = self.service.rules(game.value) or _("No guide for that game yet.")
-        first, *rest = pages(text)                      # several messages of at most 2000, cut at paragraphs
-        await interaction.response.send_message(first, ephemeral=True)
+        first, *rest = pages(text, MAX_TEXT)            # cards of at most 4,000 characters, cut at paragraphs
+        await interaction.response.send_message(**cards.words(first, game.value).send(ephemeral=True))
         observe.answered(interaction)
         for page in rest:
-            await interaction.followup.send(page, ephemeral=True)
+            await interaction.followup.send(**cards.words(page, game.value).send(ephemeral=True))
 
     @game.command(name="undo", description="Take back your last move (before anyone else acts; not after "
                                            "dice, draws or secrets)")
@@ -486,10 +334,9 @@ class GameCog(commands.Cog):
                 parts = update.private_for(user.id)
                 if not parts:
                     continue
-                p = parts[0]
-                await interaction.edit_original_response(
-                    content=p.text[:2000], attachments=[file_of(p.image)] if p.image is not None else [],
-                    allowed_mentions=NO_PINGS)
+                ui.in_discord_times(update)
+                message = cards.private(parts[0], game=await self.game_key(update))
+                await interaction.edit_original_response(**message.edit(allowed_mentions=NO_PINGS))
         except discord.HTTPException:         # the interaction's 15 minutes are over: asking again answers at once
             log.info("could not edit an analysis message (game %s)", ticket.game_id)
         except Exception:
@@ -521,9 +368,7 @@ class GameCog(commands.Cog):
             reply = await self.service.abandon(where, user, confirm=False)
             if not reply.ok or reply.game_id is None:
                 return reply
-            view = discord.ui.View(timeout=None)
-            view.add_item(ui.ConfirmAbandon(reply.game_id))
-            return Answer(reply, view)
+            return Answer(reply, ui.rows([ui.ConfirmAbandon(reply.game_id)]))
 
         await self.guarded(interaction, work, private=True)
 
@@ -549,7 +394,7 @@ class GameCog(commands.Cog):
             return reply
         actions = reply.choices
         reply.private[0].text = _("Your choice (only you see this):")
-        return Answer(reply, ui.picker_view(reply.turn, actions, group=group))
+        return Answer(reply, ui.picker_rows(reply.turn, actions, group=group))
 
     async def on_group(self, interaction, kind, game_id, version, arg):
         user, where = who(interaction)
@@ -572,7 +417,7 @@ class GameCog(commands.Cog):
             "shuffle": lambda: svc.start(where, user, shuffle=True),
         }
         if arg not in actions:
-            await interaction.response.send_message(_("Unknown lobby button."), ephemeral=True)
+            await interaction.response.send_message(**cards.words(_("Unknown lobby button.")).send(ephemeral=True))
             return
 
         async def work():

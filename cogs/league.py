@@ -41,13 +41,11 @@ def manages(interaction: discord.Interaction, role: str = "") -> bool:
             or any(r.name.lower() == LEAGUE_ROLE.lower() for r in roles))
 
 
-def signup_view(league_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for act, text in signup_controls():
-        style = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary}.get(
-            act, discord.ButtonStyle.secondary)
-        view.add_item(ui.LeagueButton(league_id, act, text, style))
-    return view
+def signup_rows(league_id: int) -> list[discord.ui.ActionRow]:
+    """A sign-up's Join, Leave and Start, in its card."""
+    styles = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary}
+    return ui.rows([ui.LeagueButton(league_id, act, text, styles.get(act, discord.ButtonStyle.secondary))
+                    for act, text in signup_controls()])
 
 
 class LeagueCog(commands.Cog):
@@ -87,7 +85,7 @@ class LeagueCog(commands.Cog):
             if buttons and reply.ok and reply.status == "league:signup":
                 league = await self.leagues.here(ui.who(interaction)[1])
                 if league is not None:
-                    return Answer(reply, signup_view(league.id))
+                    return Answer(reply, signup_rows(league.id))
             return reply
         await self.bot.get_cog("GameCog").guarded(interaction, answer)
         try:                    # what the league says on its own (a round's pairings) goes out now

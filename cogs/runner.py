@@ -24,14 +24,14 @@ from store.store import StoreError
 from table import TableService
 from table.errors import store_failed
 
-from . import observe, shutdown, ui
+from . import cards, observe, shutdown, ui
 from .budget import Sends
 
 log = logging.getLogger("teahouse")
 
 COG_DIR = Path(__file__).resolve().parent
 TOKEN = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")   # three parts; no spaces or newlines
-NOT_COGS = {"runner", "ui", "common", "shutdown"}
+NOT_COGS = {"runner", "ui", "common", "shutdown", "cards", "sending"}
 
 
 def cog_modules() -> list[str]:
@@ -173,8 +173,9 @@ class TeahouseBot(commands.Bot):
     async def notice_to_user(self, notice, dm, part: int) -> None:
         try:
             user = self.get_user(int(dm.user)) or await self.fetch_user(int(dm.user))
-            await user.send(f"{ui.timed(dm.text)} <#{notice.channel}>", allowed_mentions=ui.NO_PINGS,
-                            nonce=notice.nonce(part))
+            game = await self.get_cog("GameCog").game_key(notice.reply)
+            message = cards.words(f"{dm.text} <#{notice.channel}>", game)
+            await user.send(**message.send(allowed_mentions=ui.NO_PINGS, nonce=notice.nonce(part)))
         except (discord.NotFound, discord.Forbidden, ValueError):
             log.info("a direct message could not be sent (game %s)", notice.reply.game_id)
 

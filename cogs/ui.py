@@ -1,8 +1,10 @@
-"""Turning table-service Replies into Discord messages: text, image, mentions and components.
+"""The components of Discord messages: the buttons and selects each Reply offers, laid out in action rows that
+cogs/cards.py puts inside the message's card (issue #48), and who asks and in what language.
 
 Every component is a ``DynamicItem`` whose custom id carries what it needs — ``th:<kind>:<game>:<version>:<arg>``
 — and re-reads the game from the database when clicked, so buttons work after a restart, and a click on
-an old message is answered with "this has moved on" and the current prompt.
+an old message is answered with "this has moved on" and the current prompt. The ids are those the bot used
+before its messages became cards (#48): the buttons of a plain message sent then still work.
 
 Kinds: ``a`` an action (arg: its index among the seat's legal actions at that version), ``s`` a select of
 actions (values are indices), ``g`` a group of actions (opens a picker for one group), ``p`` "choose
@@ -21,26 +23,24 @@ may see is decided when they click; a review id this code cannot read is answere
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from collections.abc import Awaitable, Callable
 
 import discord
 
 import i18n
-from i18n import N_, _, ngettext, pgettext
+from i18n import N_, _, pgettext
 from table import Reply, ReviewPage, Turn, User, Where
-from table.replies import with_times
 from table.service import seconds_text
 
-from . import observe
+from . import cards, observe
+from .cards import file_of, mention_line, timed  # noqa: F401  (used here and by the cogs)
 
 log = logging.getLogger("teahouse.discord")
 
 MAX_BUTTONS = 20          # four rows of five; the last row stays free for "my view" and the like
 MAX_SELECT = 25
 MAX_LABEL = 80
-MAX_CONTENT = 2000
 PREFIX = "th"
 
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
@@ -64,9 +64,9 @@ async def apologize(interaction: discord.Interaction, text: str | None = None) -
     observe.outcome(interaction, "error")
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(**cards.words(text).send(ephemeral=True))
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(**cards.words(text).send(ephemeral=True))
             observe.answered(interaction)
     except discord.HTTPException:
         pass
@@ -80,7 +80,7 @@ async def restarting(interaction: discord.Interaction) -> None:
     with to_user(interaction):
         text = _(RESTARTING)
     try:
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(**cards.words(text).send(ephemeral=True))
     except discord.HTTPException:
         pass
 
@@ -150,37 +150,12 @@ def mentions(ids: list[str]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
-def timed(text):
-    """A text with the service's marked instants (table.replies.when) as Discord's timestamps, which each
-    reader sees in their own time zone and language: ``<t:UNIX:R>`` "in 3 hours", ``<t:UNIX:f>`` a date."""
-    return with_times(text, lambda unix, style: f"<t:{unix}:{style}>")
-
-
 def in_discord_times(reply: Reply) -> Reply:
     """``reply`` with its public and private texts' instants written as Discord's timestamps (issue #34)."""
     reply.text = timed(reply.text)
     for p in reply.private:
         p.text = timed(p.text)
     return reply
-
-
-def content_of(reply: Reply) -> str:
-    """A reply's public text and the mentions of whoever must act (built in the channel's language)."""
-    text = timed(reply.text) or ""
-    pings = [f"<@{m}>" for m in reply.mention if m.isdigit()]
-    if pings:
-        text += "\n" + ngettext("{mentions} — your move.", "{mentions} — your choices.", len(pings),
-                                mentions=" ".join(pings))
-    if len(text) > MAX_CONTENT:
-        text = text[: MAX_CONTENT - 1] + "…"
-    return text
-
-
-def file_of(picture) -> discord.File | None:
-    if picture is None:
-        return None
-    return discord.File(io.BytesIO(picture.data), filename=picture.filename,
-                        description=getattr(picture, "alt", "") or None)       # alt text (#16)
 
 
 # ----- grouping a seat's actions into one or two clicks ------------------------------------------------------
@@ -236,40 +211,55 @@ def action_items(turn: Turn, actions: list[str], indices: list[int] | None = Non
     return [GroupSelect(game_id, version, [(k, shown(name)) for k, (name, _members) in enumerate(gs)])]
 
 
-def turn_view(turn: Turn | None, *, with_my_view: bool = True) -> discord.ui.View | None:
-    """The components of a public message: the next decision, when it may be shown in public."""
+def rows(*groups: list) -> list[discord.ui.ActionRow]:
+    """Components laid out in action rows, each group from a new row: buttons five to a row, a select alone in
+    its own (Discord's rule)."""
+    out: list[discord.ui.ActionRow] = []
+    for group in groups:
+        row: list = []
+        for item in group:
+            if row and (len(row) == 5 or item.width == 5 or row[0].width == 5):
+                out.append(discord.ui.ActionRow(*row))
+                row = []
+            row.append(item)
+        if row:
+            out.append(discord.ui.ActionRow(*row))
+    return out
+
+
+def children(action_rows: list[discord.ui.ActionRow]) -> list:
+    """The components of ``action_rows``, in order."""
+    return [item for row in action_rows for item in row.children]
+
+
+def turn_rows(turn: Turn | None, *, with_my_view: bool = True) -> list[discord.ui.ActionRow]:
+    """The components of a public message: the next decision, when it may be shown in public; under it the
+    private choice and "my view". At most 4 rows of actions and one of those two: 27 components (MAX_BUTTONS)."""
     if turn is None or not turn.to_act:
-        return None
-    view = discord.ui.View(timeout=None)
-    items: list = []
+        return []
+    actions: list = []
+    aside: list = []
     public = list(turn.public_actions.values())
     shared = bool(public) and all(p == public[0] for p in public)
     if turn.private_seats or (public and not shared):
         # a secret choice, or several players with different choices: each opens their own picker
-        items.append(PrivateButton(turn.game_id, turn.version))
+        aside.append(PrivateButton(turn.game_id, turn.version))
     if shared:
         # one decision, or the same one for everyone acting (both players press Reveal): the buttons
         # name actions by their index among the clicker's own legal actions, the same for each of them
-        items.extend(action_items(turn, public[0]))
+        actions = action_items(turn, public[0])
     if with_my_view:
-        items.append(MyViewButton(turn.game_id))
-    for item in items[:25]:
-        view.add_item(item)
-    return view
+        aside.append(MyViewButton(turn.game_id))
+    return rows(actions, aside)
 
 
-def picker_view(turn: Turn, actions: list[str], group: int | None = None) -> discord.ui.View:
+def picker_rows(turn: Turn, actions: list[str], group: int | None = None) -> list[discord.ui.ActionRow]:
     """An ephemeral picker for one seat: all its actions, or one group of them."""
-    view = discord.ui.View(timeout=None)
     if group is not None:
         gs = groups(actions)
         members = gs[group][1] if 0 <= group < len(gs) else []
-        items = action_items(turn, actions, members)
-    else:
-        items = action_items(turn, actions)
-    for item in items[:25]:
-        view.add_item(item)
-    return view
+        return rows(action_items(turn, actions, members))
+    return rows(action_items(turn, actions))
 
 
 # ----- the dynamic items -------------------------------------------------------------------------------------
@@ -287,7 +277,7 @@ async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, v
         if handler is None:
             with to_user(interaction):
                 text = _("This button belongs to a feature that is not loaded.")
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(**cards.words(text).send(ephemeral=True))
             return
         await handler(interaction, kind, game_id, version, arg)
 
@@ -352,39 +342,39 @@ def ReviewButton(game_id: int) -> _ReviewButton:
     return _ReviewButton(str(game_id), "0", "r.", _("Review"), emoji="🔎")
 
 
-def review_view(page: ReviewPage) -> discord.ui.View:
+def review_rows(page: ReviewPage) -> list[discord.ui.ActionRow]:
     """A review step's components: ⏮ ◀ ▶ ⏭, a select of jumps (a player's moves, the rounds) and, once the game
     has ended, a select of whose view to see. ⏭ stays on while the game runs: it fetches the newest move."""
-    view = discord.ui.View(timeout=None)
     gid, k, n, v = str(page.game_id), page.step, page.moves, page.viewer
-    for nav, target, text, off in (("f", 0, "⏮", k == 0), ("p", max(k - 1, 0), "◀", k == 0),
-                                   ("n", min(k + 1, n), "▶", k >= n), ("l", 0, "⏭", k >= n and page.ended)):
-        view.add_item(_ReviewButton(gid, str(target), f"{nav}.{v}", text, disabled=off))
+    steps = [_ReviewButton(gid, str(target), f"{nav}.{v}", text, disabled=off)
+             for nav, target, text, off in (("f", 0, "⏮", k == 0), ("p", max(k - 1, 0), "◀", k == 0),
+                                            ("n", min(k + 1, n), "▶", k >= n), ("l", 0, "⏭", k >= n and page.ended))]
+    selects = []
     if page.jumps:
         options = [discord.SelectOption(label=label(text), value=f"{step}-{i}")
                    for i, (text, step) in enumerate(page.jumps[:MAX_SELECT])]
-        view.add_item(_ReviewSelect(gid, str(k), f"j.{v}", options, _("Jump to a round or a player's move…")))
+        selects.append(_ReviewSelect(gid, str(k), f"j.{v}", options, _("Jump to a round or a player's move…")))
     if page.viewers:
         options = [discord.SelectOption(label=label(text), value=code, default=code == v)
                    for code, text in page.viewers[:MAX_SELECT]]
-        view.add_item(_ReviewSelect(gid, str(k), f"s.{v}", options, _("See it as…")))
-    return view
+        selects.append(_ReviewSelect(gid, str(k), f"s.{v}", options, _("See it as…")))
+    return rows(steps, selects)
 
 
-def offer_view(offer) -> discord.ui.View | None:
-    """Past a turn deadline: Skip and Remove for each absent player (the others decide)."""
+def offer_rows(offer) -> list[discord.ui.ActionRow]:
+    """Past a turn deadline: Skip and Remove for each absent player (the others decide), a player's two in a row
+    of their own; more than eight absent (no game seats so many) five to a row, so it stays within 40."""
     if offer is None:
-        return None
-    view = discord.ui.View(timeout=None)
+        return []
+    pairs = []
     for seat in offer.absent[:12]:
         name = offer.names.get(seat)
         skip = _("Skip {name}'s turn", name=name) if name else _("Skip their turn")
         remove = _("Remove {name}", name=name) if name else _("Remove them")
-        view.add_item(_Button("d", offer.game_id, offer.version, f"skip-{seat}", skip,
-                              discord.ButtonStyle.primary))
-        view.add_item(_Button("d", offer.game_id, offer.version, f"remove-{seat}", remove,
-                              discord.ButtonStyle.danger))
-    return view
+        pairs.append([_Button("d", offer.game_id, offer.version, f"skip-{seat}", skip, discord.ButtonStyle.primary),
+                      _Button("d", offer.game_id, offer.version, f"remove-{seat}", remove,
+                              discord.ButtonStyle.danger)])
+    return rows(*pairs) if len(pairs) <= 8 else rows([b for pair in pairs for b in pair])
 
 
 class _Select(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_ID):

@@ -25,8 +25,8 @@ import i18n
 from engine import GAMES
 from i18n import N_, _, pgettext
 from store.store import StoreError
+from table import cards, logs
 from table import commands as game_commands
-from table import logs
 from table.clock import utc
 from table.errors import store_failed
 from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS, table_options
@@ -41,6 +41,7 @@ log = logging.getLogger("teahouse.console")
 SPEAKER = re.compile(r"^(?P<user>[^\s@/]+)@(?P<channel>[^\s/]+)\s+(?P<rest>/.*)$")
 OPTION = re.compile(r"^([a-z_]+):(.*)$")
 CHANNEL_LINK = re.compile(r"<#([^>\s]+)>")        # a link to a channel (a league's game) as the console names it
+RULE = "  " + "─" * 24                             # a card's separator, before its controls
 # the /game commands that take no options: the service call each one makes
 ASKED_PLAINLY = {"join": "join", "leave": "leave", "hint": "hint", "actions": "prompt", "status": "status",
                  "hand": "hand", "undo": "undo", "replay": "replay", "export": "export", "clock": "game_clock"}
@@ -80,6 +81,11 @@ HELP = N_("""Commands (as in Discord):
     /wurrm place space:<s> | lucky number:<n> | wish number:<n> | reroll [dice:<1 3 5>] | stop
            | move path:<e ne ...> | bump direction:<d> | attack player:<user> | answer choice:<text>
   /help | /quit""")
+
+
+def linked(text: str) -> str:
+    """Links to channels (a league's games) as the console names channels: ``#name``."""
+    return CHANNEL_LINK.sub(r"#\1", text)
 
 
 def help_text() -> str:
@@ -472,30 +478,56 @@ class Console:
         return table_options(row.options, row.seats), {**GAMES[row.game].option_choices, **TABLE_OPTION_CHOICES}
 
     def show(self, channel: str, reply: Reply, lobby: tuple[dict, dict] | None = None) -> None:
-        """Print a reply: the channel's message, then its buttons as the lines to type (console/lines.py); each
-        private part for its user alone, then the buttons that part carries. Buttons whose message has no
-        public part go with the first private one, as in Discord."""
+        """Print a reply as the cards Discord shows (table/cards.py, issue #48), each part in order: the channel's
+        card (what happened, the picture, whose turn with the players called, a rule, its buttons as the lines to
+        type: console/lines.py), then each private part's card for its user alone with the buttons that part
+        carries. Buttons whose message has no public part go with the first private one, as in Discord."""
         public = bool(reply.text or reply.image)
-        if reply.text:
-            text = CHANNEL_LINK.sub(r"#\1", reply.text)
-            self.write(f"[#{channel}] {text}")
-        if reply.image:
-            self.write(pgettext("console", "  image: {path}", path=self._save(reply.image)))
-        if reply.mention:
-            self.write("  → " + " ".join(f"@{m}" for m in reply.mention))
         shared = lines.public_controls(reply, lobby) if public or reply.status == "lobby" else []
         if public:
-            self.write_all(shared)
+            called = "  → " + " ".join(f"@{m}" for m in reply.mention) if reply.mention else ""
+            card = cards.public_card(reply, mention=called, controls=bool(shared), limit=None)
+            self.print_card(card, shared, lambda text: f"[#{channel}] {text}",
+                            lambda path: pgettext("console", "  image: {path}", path=path), linked, called)
             shared = []
         done: set[str] = set()          # a user's buttons go with their first private part
         for p in reply.private:
-            self.write(pgettext("console", "[only {user} sees] {text}", user=p.user, text=p.text))
-            if p.image:
-                self.write(pgettext("console", "  image (only {user}): {path}", user=p.user, path=self._save(p.image)))
+            controls = [] if p.user in done else shared + lines.private_controls(reply, p.user)
             if p.user not in done:
-                self.write_all(shared + lines.private_controls(reply, p.user))
                 done.add(p.user)
                 shared = []
+            self.print_card(cards.private_card(p, controls=bool(controls), limit=None), controls,
+                            lambda text, p=p: pgettext("console", "[only {user} sees] {text}", user=p.user, text=text),
+                            lambda path, p=p: pgettext("console", "  image (only {user}): {path}", user=p.user,
+                                                       path=path))
+
+    def print_card(self, card: cards.Card, controls: list[str], head, picture, words=lambda text: text,
+                   called: str = "") -> None:
+        """A card's parts in order: the first text after whose card it is (``head(text)``), the next texts as
+        they are (each through ``words``; the players ``called`` on a line of their own), a picture as where it
+        was written (``picture(path)``), the rule before the controls, and the controls' lines."""
+        headed = False
+        for part in card.parts:
+            if part.kind == cards.TEXT:
+                calls = bool(called) and part.text.endswith(called)
+                own = part.text.removesuffix(called).rstrip("\n") if calls else part.text
+                if own or not headed:
+                    self.write(head(words(own)).rstrip() if not headed else words(own))
+                    headed = True
+                if calls:
+                    self.write(called)
+                continue
+            if not headed:
+                self.write(head("").rstrip())
+                headed = True
+            if part.kind == cards.PICTURE:
+                self.write(picture(self._save(part.picture)))
+            elif part.kind == cards.DIVIDER:
+                self.write(RULE)
+            elif part.kind == cards.CONTROLS:
+                self.write_all(controls)
+        if not headed:
+            self.write(head("").rstrip())
 
     def write_all(self, texts: list[str]) -> None:
         for text in texts:

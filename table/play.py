@@ -25,6 +25,7 @@ from store.rows import GameRow, Seat
 from store.store import VersionConflict
 
 from . import inflight
+from .cards import PART
 from .context import Context, speaks
 from .records import LEARN, UNDO, hints_on, rebuild
 from .replies import Private, Reply, User, Where
@@ -35,7 +36,7 @@ log = logging.getLogger("teahouse.table")
 RULES_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
 MAX_BOT_STEPS = 2000
 HISTORY_PAGE = 15
-MESSAGE_BUDGET = 1700        # characters of a turn message's text (Discord allows 2,000 with the mentions)
+MESSAGE_BUDGET = 1700        # characters of a turn message's log: short to read on a phone (a card holds 4,000)
 
 
 def rules(game_key: str) -> str | None:
@@ -340,7 +341,7 @@ class Play:
         if len(shown) < len(lines):
             shown = [ngettext("… {n} earlier line (see `/game history`)", "… {n} earlier lines (see `/game history`)",
                               len(lines) - len(shown))] + shown
-        reply.text = "\n".join(shown + [tail])
+        reply.text = "\n".join(shown) + PART + tail      # the card: what happened, the picture, what comes next
         reply.image = ctx.image(row, game, state, None)
         return reply
 
@@ -430,7 +431,7 @@ class Play:
                               *await tk.away_lines(row, others, now)])
         head = _("**{title}** — move {n}", title=game.title, n=entries[-1].seq) if entries else \
             _("**{title}** — no moves yet", title=game.title)
-        reply = Reply(text="\n".join([head, rules_line(game, state)] + lines + [tail]),
+        reply = Reply(text="\n".join([head, rules_line(game, state)] + lines) + PART + tail,
                       game_id=row.id, version=row.version, status=row.status)
         if row.status == "running":
             reply.turn = ctx.turn(row, game, state)

@@ -71,8 +71,8 @@ class Private:
 
 
 def pages(text: str, limit: int = 2000) -> list[str]:
-    """``text`` cut into messages of at most ``limit`` characters (Discord's 2000), at paragraph boundaries
-    (blank lines) where possible, else at line ends, else anywhere."""
+    """``text`` cut into messages of at most ``limit`` characters (a card holds 4,000: ``cards.MAX_TEXT``), at
+    paragraph boundaries (blank lines) where possible, else at line ends, else anywhere."""
     pieces = [piece for para in text.strip().split("\n\n") for piece in _pieces(para, limit)]
     return _packed(pieces, "\n\n", limit) or [""]
 

@@ -204,7 +204,7 @@ class Cluster:
             return False
         shown = r.shown
         if shown is None or shown.ephemeral:
-            self.failed.setdefault(shard.index, []).append(f"{action}: {shown and shown.content}")
+            self.failed.setdefault(shard.index, []).append(f"{action}: {shown and shown.said}")
             return False
         self.confirmed[channel].append(action)
         return True
@@ -253,7 +253,7 @@ class Cluster:
         return rows[0][0] if rows and rows[0][0] is not None else None
 
     def bot_messages(self, channel: int) -> list[str]:
-        return [m.content or "" for m in self.fake.messages(channel) if m.author.id == self.fake.bot_user.id]
+        return [m.said for m in self.fake.messages(channel) if m.author.id == self.fake.bot_user.id]
 
     def announced(self, shard: Shard) -> int:
         """How many times the league of ``shard``'s server announced its second round."""

@@ -137,3 +137,36 @@ async def tree(tmp_path):
         await bot.load_extension(name)
     yield bot.tree
     await bot.close()
+
+
+# ----- every request the bot made to the fake Discord, checked against Discord's OpenAPI description (#48) -----
+def _openapi_counts() -> dict:
+    from tests import fakediscord
+
+    return dict(fakediscord.OPENAPI)
+
+
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:                 # an xdist worker: its counts go to the controller
+        workeroutput["openapi"] = _openapi_counts()
+
+
+_OPENAPI_TOTALS = pytest.StashKey[dict]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    counts = getattr(node, "workeroutput", {}).get("openapi")
+    if counts:
+        totals = node.config.stash.setdefault(_OPENAPI_TOTALS, dict.fromkeys(counts, 0))
+        for key, n in counts.items():
+            totals[key] = totals.get(key, 0) + n
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    totals = config.stash.get(_OPENAPI_TOTALS, None) or _openapi_counts()
+    if totals["checked"]:
+        terminalreporter.write_line(
+            f"Discord's OpenAPI description: {totals['checked']} requests to the fake Discord checked, "
+            f"{totals['refused']} refused; messages sent or edited: {totals['cards']} cards, {totals['plain']} plain")

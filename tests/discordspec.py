@@ -30,7 +30,7 @@ def _spec():
     from referencing.jsonschema import DRAFT202012
 
     assert SPEC.exists(), f"Discord's OpenAPI description is not at {SPEC} (set TEAHOUSE_DISCORD_OPENAPI)"
-    doc = json.loads(SPEC.read_text(encoding="utf-8"))
+    doc = _discriminated(json.loads(SPEC.read_text(encoding="utf-8")))
     registry = Registry().with_resource("urn:discord", Resource(doc, specification=DRAFT202012))
     operations = []
     for template, ops in doc["paths"].items():
@@ -49,6 +49,38 @@ def _spec():
     # the fixed paths first (…/messages/@original before …/messages/{message_id})
     operations.sort(key=lambda o: o[2].count("{"))
     return operations
+
+
+def _discriminated(doc: dict) -> dict:
+    """``doc`` with each union of components told apart by their ``type`` (a ``oneOf`` or ``anyOf`` whose
+    branches each require a ``type`` of one value of its own, as every message component does) checked against
+    the branch its ``type`` names, rather than against every branch: the same verdict — no instance can match
+    two such branches — and its reasons from the one branch that applies, at a small part of the time (a card's
+    dozens of components each tried against seven kinds took 40-75 ms a message)."""
+    schemas = doc["components"]["schemas"]
+
+    def kind(branch):
+        ref = branch.get("$ref", "") if isinstance(branch, dict) and len(branch) == 1 else ""
+        target = schemas.get(ref.removeprefix("#/components/schemas/")) if ref.startswith("#/components/") else None
+        values = ((target or {}).get("properties", {}).get("type") or {}).get("enum") or []
+        return values[0] if target and len(values) == 1 and "type" in target.get("required", []) else None
+
+    def visit(node):
+        if isinstance(node, list):
+            return [visit(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        node = {k: visit(v) for k, v in node.items()}
+        for key in ("oneOf", "anyOf"):
+            kinds = [kind(b) for b in node.get(key, [])]
+            if kinds and None not in kinds and len(set(kinds)) == len(kinds):
+                branches = node.pop(key)
+                node["allOf"] = node.get("allOf", []) + [
+                    {"type": "object", "required": ["type"], "properties": {"type": {"enum": kinds}}}] + [
+                    {"if": {"properties": {"type": {"const": k}}, "required": ["type"]}, "then": b}
+                    for k, b in zip(kinds, branches, strict=True)]
+        return node
+    return visit(doc)
 
 
 def _escape(part: str) -> str:
@@ -89,20 +121,34 @@ def _problem(validator, body) -> str | None:
     return f"{where}: {error.message[:300]}"
 
 
+def problem(method: str, path: str, body) -> tuple[bool, str | None]:
+    """(whether the request has a body Discord checks, what is wrong with it: None when nothing). Bodies already
+    judged are remembered by their text (every bot start syncs the same commands)."""
+    if not path.startswith(API) or body in (None, {}) and method in ("GET", "DELETE"):
+        return False, None
+    path = path[len(API):]
+    op = next((o for o in _spec() if o[0] == method and o[1].match(path)), None)
+    if op is None:
+        return False, None
+    _method, _pattern, template, validator = op
+    key = (template, method, json.dumps(body, sort_keys=True, default=str))
+    if key not in _JUDGED:
+        if len(_JUDGED) > 2048:
+            _JUDGED.clear()
+        found = _problem(validator, _as_text(body if body is not None else {}))
+        _JUDGED[key] = None if found is None else f"{method} {template}: {found}"
+    return True, _JUDGED[key]
+
+
+_JUDGED: dict[tuple, str | None] = {}
+
+
 def check(requests) -> tuple[int, list[str]]:
     """(how many requests had a body checked, the problems found: one line each)."""
-    operations = _spec()
     checked, problems = 0, []
     for r in requests:
-        if not r.path.startswith(API) or r.json in (None, {}) and r.method in ("GET", "DELETE"):
-            continue
-        path = r.path[len(API):]
-        op = next((o for o in operations if o[0] == r.method and o[1].match(path)), None)
-        if op is None:
-            continue
-        method, _pattern, template, validator = op
-        checked += 1
-        problem = _problem(validator, _as_text(r.json if r.json is not None else {}))
-        if problem is not None:
-            problems.append(f"{method} {template}: {problem}")
+        judged, found = problem(r.method, r.path, r.json)
+        checked += judged
+        if found is not None:
+            problems.append(found)
     return checked, problems

@@ -41,7 +41,8 @@ Main API (see the docstrings below for details):
   each returns an ``InteractionRecord`` once the bot answered (callback within ``callback_deadline`` seconds like
   Discord, a deferred "thinking" answer must then be completed by an edit or a follow-up) and the fake has been
   quiet for ``settle`` seconds.
-* Records: ``fake.messages(channel=None)``, ``fake.last_message(channel)``, ``fake.message(id)``,
+* Records: ``fake.messages(channel=None)``, ``fake.last_message(channel)``, ``fake.message(id)`` (a message's
+  ``said``, ``pinged()`` and ``components_v2``),
   ``fake.interactions``, ``fake.synced`` / ``fake.sync_payloads`` / ``fake.commands(guild=...)``,
   ``fake.requests``, ``fake.unknown_routes``, ``fake.errors``, ``fake.identifies``, ``fake.gateway_queries``.
 * Waiting for late work (e.g. an image rendered off the event loop): ``await fake.settle()``,
@@ -62,7 +63,18 @@ Behaviour worth knowing:
   404/10062, like Discord.  Ephemeral messages cannot be fetched or edited through ``/channels`` (404/10008).
 * Messages are validated against Discord's limits (content 2000, 10 embeds, 5 action rows of 5 buttons, a select
   alone in its row with at most 25 options, labels <= 80, custom ids <= 100 and unique); a violation answers 400
-  code 50035 and is recorded in ``fake.errors``.
+  code 50035 and is recorded in ``fake.errors``.  A Components V2 message (flag ``IS_COMPONENTS_V2`` = 1 << 15)
+  has no content, embeds, stickers or poll beside the flag, at most 40 components (nested ones counted) and
+  4,000 characters in its text displays together, and each ``attachment://`` it shows is attached; an edit may
+  set the flag (a plain message becomes a card, its content cleared) and never removes it.  ``message.said`` (and
+  ``record.said``) reads a message's words either way: its content, or its text displays in order.
+* Every request body is also checked against Discord's own OpenAPI description (``tests/discordspec.py``), as
+  Discord checks it: an invalid one is refused with 400/50035 and kept in ``fake.openapi_refused``, and leaving
+  ``async with FakeDiscord()`` then fails the test (``FakeDiscord(openapi=False)`` turns the check off;
+  ``tally=False`` keeps a fake's requests out of the session's count, for the fake's own tests).  The
+  checks are counted in ``fake.openapi_checked`` and, for a whole test session, ``fakediscord.OPENAPI``
+  (tests/conftest.py prints the session's total), with the messages sent or edited as cards (the V2 flag) or
+  plain (``fake.plain_sent`` lists this fake's).
 * The bot's READY only lists the guild as unavailable; ``on_ready`` fires ``guild_ready_timeout`` (discord.py
   default 2 s) after GUILD_CREATE.  Interactions work as soon as GUILD_CREATE was handled, which is what
   ``fake.run`` waits for; pass ``guild_ready_timeout=0.1`` to the bot if a test needs ``on_ready``.
@@ -127,6 +139,9 @@ PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_R
 
 _ids = itertools.count(1)
 COUNTED = re.compile(r"/api/v\d+/(?!interactions/|webhooks/)")     # what Discord counts against the global limit
+
+# every request body checked against Discord's OpenAPI description in this process, and how many it refused
+OPENAPI = {"checked": 0, "refused": 0, "cards": 0, "plain": 0}
 
 
 def snowflake() -> int:
@@ -384,6 +399,75 @@ def _walk_components(components: Iterable[dict]) -> Iterable[dict]:
                 yield from _walk_components([c[key]])
 
 
+# Components V2 (the IS_COMPONENTS_V2 flag): what may stand at the top, inside a container, inside a section
+V2_TOP = {1, 9, 10, 12, 13, 14, 17}
+V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+MAX_V2_COMPONENTS = 40
+MAX_V2_TEXT = 4000
+
+
+def _v2_problems(data: dict, comps: list[dict]) -> list[str]:
+    """What Discord refuses in a Components V2 message: content, embeds, stickers or a poll beside the flag; more
+    than 40 components, every nested one counted; more than 4,000 characters in its text displays together; an
+    empty text display; a component where its kind may not stand (``attachment://`` references are checked once
+    the files are known: ``_unknown_media``)."""
+    errors = []
+    if data.get("content"):
+        errors.append("content: not allowed with IS_COMPONENTS_V2 (text goes in text displays)")
+    for key in ("embeds", "sticker_ids"):
+        if data.get(key):
+            errors.append(f"{key}: not allowed with IS_COMPONENTS_V2")
+    if data.get("poll"):
+        errors.append("poll: not allowed with IS_COMPONENTS_V2")
+    every = list(_walk_components(comps))
+    if len(every) > MAX_V2_COMPONENTS:
+        errors.append(f"components: {len(every)} (max {MAX_V2_COMPONENTS} with IS_COMPONENTS_V2, nested ones counted)")
+    text = sum(len(c.get("content") or "") for c in every if c.get("type") == 10)
+    if text > MAX_V2_TEXT:
+        errors.append(f"components: {text} characters of text displays (max {MAX_V2_TEXT})")
+    if any(c.get("type") == 10 and not c.get("content") for c in every):
+        errors.append("components: an empty text display")
+    for i, c in enumerate(comps):
+        if c.get("type") not in V2_TOP:
+            errors.append(f"components[{i}]: type {c.get('type')} cannot stand at the top")
+        if c.get("type") == 17:
+            errors += [f"components[{i}]: a container cannot hold type {k.get('type')}"
+                       for k in c.get("components") or [] if k.get("type") not in V2_IN_CONTAINER]
+            if not c.get("components"):
+                errors.append(f"components[{i}]: an empty container")
+        if c.get("type") == 1:
+            kids = c.get("components") or []
+            if not kids or len(kids) > 5 or (len(kids) > 1 and any(k.get("type") != 2 for k in kids)):
+                errors.append(f"components[{i}]: an action row holds 1-5 buttons or one select")
+    for c in every:
+        if c.get("type") == 1 and c not in comps:
+            kids = c.get("components") or []
+            if not kids or len(kids) > 5 or (len(kids) > 1 and any(k.get("type") != 2 for k in kids)):
+                errors.append("components: an action row holds 1-5 buttons or one select")
+        if c.get("type") == 12 and not 1 <= len(c.get("items") or []) <= 10:
+            errors.append("components: a media gallery holds 1-10 items")
+    return errors
+
+
+def body_text(body: dict | None) -> str:
+    """The words of a message body as sent (a request's JSON): its content, or a Components V2 message's text
+    displays in order, one a line (as ``FakeMessage.said`` reads a stored message)."""
+    body = body or {}
+    texts = [c.get("content") or "" for c in _walk_components(body.get("components") or []) if c.get("type") == 10]
+    return "\n".join(t for t in [body.get("content") or "", *texts] if t)
+
+
+def _media_urls(components: list[dict]) -> list[str]:
+    """The ``attachment://`` names a V2 message's gallery items, thumbnails and files show."""
+    urls = []
+    for c in _walk_components(components):
+        for media in [item.get("media") for item in c.get("items") or []] + [c.get("media"), c.get("file")]:
+            url = (media or {}).get("url") or ""
+            if url.startswith("attachment://"):
+                urls.append(url[len("attachment://"):])
+    return urls
+
+
 @dataclass
 class FakeMessage:
     """A message as the fake stores it.
@@ -425,20 +509,41 @@ class FakeMessage:
         return bool(self.flags & LOADING)
 
     @property
+    def said(self) -> str:
+        """The message's words as a reader sees them: its content, or a Components V2 message's text displays
+        in order (one a line), where its content must be empty."""
+        return body_text({"content": self.content, "components": self.components})
+
+    @property
+    def components_v2(self) -> bool:
+        return bool(self.flags & COMPONENTS_V2)
+
+    @property
     def mention_everyone(self) -> bool:
-        """Whether Discord would ping @everyone/@here for this content and ``allowed_mentions``."""
-        if "@everyone" not in self.content and "@here" not in self.content:
+        """Whether Discord would ping @everyone/@here for this text and ``allowed_mentions``."""
+        if "@everyone" not in self.said and "@here" not in self.said:
             return False
         am = self.allowed_mentions
         return am is None or "everyone" in (am.get("parse") or [])
 
     def mention_roles(self) -> list[int]:
-        """Role ids Discord would ping for this content and ``allowed_mentions``."""
-        ids = [int(x) for x in re.findall(r"<@&(\d+)>", self.content)]
+        """Role ids Discord would ping for this text and ``allowed_mentions``."""
+        ids = [int(x) for x in re.findall(r"<@&(\d+)>", self.said)]
         am = self.allowed_mentions
         if am is None or "roles" in (am.get("parse") or []):
             return ids
         allowed = {int(x) for x in am.get("roles") or []}
+        return [i for i in ids if i in allowed]
+
+    def pinged(self) -> list[int]:
+        """The users Discord would notify for this message as sent (or last edited): those mentioned in its text
+        (content or text displays) whom ``allowed_mentions`` lets ping, in order, once each. (A bot's default
+        ``allowed_mentions`` is merged into each request by discord.py, so what arrives here is what applies.)"""
+        ids = list(dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", self.said)))
+        am = self.allowed_mentions
+        if am is None or "users" in (am.get("parse") or []):
+            return ids
+        allowed = {int(x) for x in am.get("users") or []}
         return [i for i in ids if i in allowed]
 
     def all_components(self) -> list[dict]:
@@ -574,6 +679,11 @@ class InteractionRecord:
         return None if self.shown is None else self.shown.content
 
     @property
+    def said(self) -> str:
+        """The words of the message the user sees as the answer (``FakeMessage.said``): a card's text displays."""
+        return "" if self.shown is None else self.shown.said
+
+    @property
     def ephemeral(self) -> bool:
         return self.shown is not None and self.shown.ephemeral
 
@@ -675,8 +785,15 @@ class FakeDiscord:
         patch: bool = True,
         heartbeat_interval: int = 41250,
         global_limit: int | None = None,
+        openapi: bool = True,
+        tally: bool = True,
     ):
         self.token = token
+        self.openapi = openapi
+        self.tally = tally          # its requests count in the session's totals (not the fake's own tests')
+        self.openapi_checked = 0
+        self.openapi_refused: list[str] = []
+        self.plain_sent: list[str] = []         # messages the bot sent or edited without IS_COMPONENTS_V2
         self.settle_time = settle
         self.callback_deadline = callback_deadline
         self.compress = compress
@@ -735,6 +852,10 @@ class FakeDiscord:
 
     async def start(self) -> FakeDiscord:
         """Start the server on a free port and (unless ``patch=False``) point discord.py at it."""
+        if self.openapi:           # read Discord's description now (once a process), not while a bot connects
+            from tests import discordspec
+
+            discordspec._spec()
         self._changed = asyncio.Event()
         self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
@@ -766,6 +887,9 @@ class FakeDiscord:
 
     async def __aexit__(self, *exc) -> None:
         await self.stop()
+        if exc[0] is None and self.openapi_refused:
+            raise AssertionError(f"{len(self.openapi_refused)} requests the bot made are invalid against Discord's "
+                                 f"OpenAPI description: {self.openapi_refused[:3]}")
 
     @contextlib.asynccontextmanager
     async def run(self, client: discord.Client, *, token: str | None = None, timeout: float = 5.0) -> AsyncIterator:
@@ -1496,7 +1620,39 @@ class FakeDiscord:
         log = request.get(_LOG_KEY)
         if log is not None:
             log.json, log.files = payload, {i: (f[0], f[1]) for i, f in files.items()}
+        if self.openapi:
+            self._judge(request, payload)
         return payload, files
+
+    def _judge(self, request: web.Request, payload: Any) -> None:
+        """Check a request's body against Discord's OpenAPI description (tests/discordspec.py) as Discord would:
+        refused with 400/50035 (after the fake's own reasons, which read more clearly) and remembered in
+        ``openapi_refused``; the checks are counted here and for the whole test session (``OPENAPI``)."""
+        from tests import discordspec
+
+        judged, found = discordspec.problem(request.method, request.path, payload)
+        self.openapi_checked += judged
+        session = OPENAPI if self.tally else {}
+        session["checked"] = session.get("checked", 0) + judged
+        message = payload.get("data") if request.path.endswith("/callback") and isinstance(payload, dict) else payload
+        if isinstance(message, dict) and ("components" in message or message.get("content")):
+            # a message the bot sends or edits: a Components V2 card, or a plain one (issue #48 counts them)
+            card = bool(int(message.get("flags") or 0) & COMPONENTS_V2)
+            session["cards" if card else "plain"] = session.get("cards" if card else "plain", 0) + 1
+            if not card:
+                self.plain_sent.append(f"{request.method} {request.path}")
+        if found is None:
+            return
+        self.openapi_refused.append(found)
+        session["refused"] = session.get("refused", 0) + 1
+        errors = [f"OpenAPI: {found}"]
+        message = payload.get("data") if request.path.endswith("/callback") and isinstance(payload, dict) else payload
+        if isinstance(message, dict):
+            try:
+                self._validate(message)
+            except _ApiError as e:
+                errors = list(e.errors or []) + errors
+        raise _ApiError(400, 50035, "Invalid Form Body", errors)
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.unknown_routes.append((request.method, request.path))
@@ -1691,8 +1847,8 @@ class FakeDiscord:
                     errors.append(f"components[{i}]: {len(kids)} components (1..5)")
                 if any(k.get("type") != 2 for k in kids) and len(kids) > 1:
                     errors.append(f"components[{i}]: a select must be alone in its row")
-        elif len(list(_walk_components(comps))) > 40:
-            errors.append("components: more than 40 (components v2)")
+        else:
+            errors += _v2_problems(data, comps)
         for c in _walk_components(comps):
             if "custom_id" in c:
                 ids.append(c["custom_id"])
@@ -1724,6 +1880,15 @@ class FakeDiscord:
             errors.append(f"components: duplicate custom_ids {sorted({i for i in ids if ids.count(i) > 1})}")
         if errors:
             raise _ApiError(400, 50035, "Invalid Form Body", errors)
+
+    @staticmethod
+    def _unknown_media(m: FakeMessage) -> None:
+        """A V2 message shows its files through components: each ``attachment://name`` must name one of them."""
+        names = {a.filename for a in m.attachments}
+        unknown = [u for u in _media_urls(m.components) if u not in names]
+        if unknown:
+            raise _ApiError(400, 50035, "Invalid Form Body", [f"components: attachment://{u} is not attached"
+                                                               for u in unknown])
 
     def _attachments(self, channel_id: int, data: dict, files: dict, existing: list[FakeAttachment]):
         """Build the attachment list from ``data["attachments"]`` (new files by index, kept ones by id)."""
@@ -1776,6 +1941,7 @@ class FakeDiscord:
             message_reference=data.get("message_reference"),
         )
         m.attachments = self._attachments(channel.id, data, files, []) or []
+        self._unknown_media(m)
         if not (m.content or m.embeds or m.attachments or m.components or flags & LOADING or data.get("sticker_ids")):
             raise _ApiError(400, 50006, "Cannot send an empty message")
         self._messages[m.id] = m
@@ -1785,8 +1951,13 @@ class FakeDiscord:
         merged = {"content": m.content, "embeds": m.embeds, "components": m.components, "flags": m.flags}
         merged.update({k: v for k, v in data.items() if k in ("content", "embeds", "components")})
         if "flags" in data:
+            # Discord: IS_COMPONENTS_V2 may be set by an edit (a plain message becomes a card), never removed
             merged["flags"] = (m.flags & (EPHEMERAL | COMPONENTS_V2)) | int(data["flags"] or 0)
         self._validate(merged)
+        atts = self._attachments(m.channel_id, data, files, m.attachments)
+        shown = FakeMessage(m.id, m.channel_id, m.guild_id, m.author, components=list(merged["components"] or []),
+                            attachments=atts if atts is not None else m.attachments)
+        self._unknown_media(shown)
         if "content" in data:
             m.content = str(data["content"] or "")
         if "embeds" in data:
@@ -1795,7 +1966,6 @@ class FakeDiscord:
             m.components = list(data["components"] or [])
         if "allowed_mentions" in data:
             m.allowed_mentions = data["allowed_mentions"]
-        atts = self._attachments(m.channel_id, data, files, m.attachments)
         if atts is not None:
             m.attachments = atts
         m.flags = (int(merged["flags"]) & ~LOADING) | (m.flags & EPHEMERAL)

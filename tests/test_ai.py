@@ -420,11 +420,11 @@ async def test_console_hints_off_answers_privately(svc, tmp_path):
 async def test_the_discord_lobby_select_offers_hints(svc):
     """The host's option select lists hints with the game's options, the current value marked."""
     from cogs import ui
-    from cogs.game import lobby_view
+    from cogs.game import lobby_rows
     assert (await svc.open_table(HERE, ALICE, "wagara")).ok
 
     def entries():
-        return {o.label: o.value for item in lobby_view(row).children if isinstance(item, ui._Select)
+        return {o.label: o.value for item in ui.children(lobby_rows(row)) if isinstance(item, ui._Select)
                 for o in item.item.options}
 
     row = await svc.store.open_game(HERE.channel)
@@ -447,15 +447,15 @@ async def test_discord_hints_off_in_the_lobby_select_then_hint_is_refused_privat
     store = Store(tmp_path / "b.db")
     async with FakeDiscord() as fake, fake.run(TeahouseBot(store, service=TableService(store))):
         lobby = (await fake.slash("alice", "general", "game new", options={"game": "wagara"})).message
-        assert "hints: on" in lobby.content
+        assert "hints: on" in lobby.said
         select = lobby.selects()[0]
         lobby = await answer(await fake.select("alice", lobby, select["custom_id"], ["hints=off"]))
-        assert "hints: off" in lobby.content
+        assert "hints: off" in lobby.said
         await fake.click("bob", lobby, label="Join")
         await answer(await fake.click("alice", lobby, label="Start"))
         refused = await answer(await fake.slash("alice", "general", "game hint"))
         # two people: a rated table, which has no hints anyway (#47)
-        assert refused.ephemeral and "There are no hints at a rated table" in refused.content
+        assert refused.ephemeral and "There are no hints at a rated table" in refused.said
 
 
 async def test_rated_play_has_no_hints_unrated_and_learn_games_do(db_target, monkeypatch):

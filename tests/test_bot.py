@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 
 from cogs.runner import TeahouseBot, run_discord, serve
-from cogs.ui import content_of, custom_id, groups, mentions
+from cogs.ui import custom_id, groups, mention_line, mentions
 from store import Store
 from table import Reply, TableService
 from tests.fakediscord import FakeDiscord
@@ -78,7 +78,7 @@ def test_mentions_never_ping_everyone_or_roles():
     reply = Reply(text="@everyone <@&123> look", mention=["42"])
     am = mentions(reply.mention)
     assert am.everyone is False and am.roles is False and [u.id for u in am.users] == [42]
-    assert content_of(reply).endswith("<@42> — your move.")
+    assert mention_line(reply) == "<@42> — your move."
     assert mentions(["cpu-1"]).users == []
 
 

@@ -80,3 +80,26 @@ async def test_console_waits_for_reminders_and_lists_games(tmp_path):
     assert "has not played for" in text
     assert "a computer played for them" in text
     assert "Use `/notify direct_messages:on|off" in text
+
+
+async def test_the_console_prints_each_message_as_its_card_parts_in_order(tmp_path):
+    """As Discord's card (issue #48): what happened, the picture, whose turn and who is called, a rule, the
+    buttons; a private part's card likewise, for its user alone."""
+    from console.table import RULE
+
+    text = await run_console(tmp_path, """
+        alice@t /game new game:wassamasaw
+        bob@t /game join
+        alice@t /game start
+        """, render=True)
+    lines = text.splitlines()
+    begins = lines.index(next(line for line in lines if line.startswith("[#t] Wassamasaw begins!")))
+    after = lines[begins:]
+    picture = next(i for i, line in enumerate(after) if line.startswith("  image: "))
+    turn = next(i for i, line in enumerate(after) if line.endswith(" to play."))
+    called = next(i for i, line in enumerate(after) if line.startswith("  → @"))
+    rule = after.index(RULE)
+    buttons = next(i for i, line in enumerate(after) if line.endswith("'s buttons, each with the line that does the "
+                                                                       "same:"))
+    assert 0 < picture < turn < called < rule < buttons
+    assert after[-1] == "  👁 My view: /game hand"

@@ -168,10 +168,10 @@ async def test_every_discord_component_has_its_console_line(tmp_path):
         console = Console(svc, tmp_path / "img", write=lambda _text: None)
         cog = SimpleNamespace(service=svc)
 
-        async def check(reply: Reply, view: discord.ui.View | None, **case):
+        async def check(reply: Reply, rows: list[discord.ui.ActionRow], **case):
             lobby = await console.lobby_of(reply)
             out = shown(console, reply, lobby)
-            for item in view.children if view is not None else []:
+            for item in ui.children(rows):
                 kind, cid, values = kind_of(item)
                 seen.add(kind)
                 for want in expected(kind, cid, values, case):
@@ -180,7 +180,7 @@ async def test_every_discord_component_has_its_console_line(tmp_path):
         # the lobby: its buttons and the host's option select
         reply = await svc.open_table(HERE, ALICE, "pebbles")
         row = await store.game(reply.game_id)
-        await check(reply, game_cog.lobby_view(row))
+        await check(reply, game_cog.lobby_rows(row))
         await check(await svc.join(HERE, BOB), await game_cog.GameCog.components(cog, reply))
 
         # a turn: action buttons, an action select, groups (buttons and a select), a private choice, my view
@@ -193,14 +193,14 @@ async def test_every_discord_component_has_its_console_line(tmp_path):
         many = [f"w{i} x" for i in range(24) for _j in range(2)]
         for actions in (few, some, grouped, many):
             t = turn(actions)
-            await check(Reply(text="Your move.", game_id=1, status="running", turn=t), ui.turn_view(t),
+            await check(Reply(text="Your move.", game_id=1, status="running", turn=t), ui.turn_rows(t),
                         turn=t, seat="alice")
         t = turn([], private=["alice"])
-        await check(Reply(text="Choose.", game_id=1, status="running", turn=t), ui.turn_view(t), turn=t)
+        await check(Reply(text="Choose.", game_id=1, status="running", turn=t), ui.turn_rows(t), turn=t)
 
         # past a deadline: Skip and Remove
         offer = Offer(1, 3, ["bob"], {"bob": "bob"})
-        await check(Reply(text="bob has not played.", game_id=1, offer=offer), ui.offer_view(offer))
+        await check(Reply(text="bob has not played.", game_id=1, offer=offer), ui.offer_rows(offer))
 
         # an ended game: Rematch and Review (the follow-ups), then its review's steps, jumps and views
         await svc.set_option(HERE, ALICE, "rounds", "2")
@@ -214,7 +214,7 @@ async def test_every_discord_component_has_its_console_line(tmp_path):
         for user, step, seen_by in ((ALICE, 0, None), (ALICE, 3, None), (ALICE, 4, "bob"), (CAROL, 5, None)):
             review = await svc.review(HERE, user, gid, step, seen_by=seen_by)
             assert review.ok, review.private
-            await check(review, ui.review_view(review.review), page=review.review, user=user.id)
+            await check(review, ui.review_rows(review.review), page=review.review, user=user.id)
 
         # a running game's review (⏭ fetches the newest move) and the abandon confirmation
         await svc.rematch(HERE, BOB)
@@ -223,17 +223,15 @@ async def test_every_discord_component_has_its_console_line(tmp_path):
         await svc.act(HERE, ALICE, "bid 1")
         await svc.act(HERE, BOB, "bid 2")
         review = await svc.review(HERE, ALICE, None, 1)
-        await check(review, ui.review_view(review.review), page=review.review, user="alice")
+        await check(review, ui.review_rows(review.review), page=review.review, user="alice")
         question = await svc.abandon(HERE, BOB)
         assert question.ok and question.controls
-        confirm = discord.ui.View(timeout=None)
-        confirm.add_item(ui.ConfirmAbandon(question.game_id))      # as cogs.game's /game abandon answers
-        await check(question, confirm)
+        await check(question, ui.rows([ui.ConfirmAbandon(question.game_id)]))   # as cogs.game's /game abandon answers
 
         # a league's sign-up (#35): Join, Leave, Start
         from cogs import league as league_cog
         signup = await svc.leagues.new(Where("lg", guild="console"), ALICE, "seikatsu", "swiss", 2, "fast", True)
-        await check(signup, league_cog.signup_view(1))
+        await check(signup, league_cog.signup_rows(1))
 
     missing = kinds - seen
     assert not missing, f"Discord component kinds this walk never met (give each a case and a line): {missing}"

@@ -17,7 +17,7 @@ from store import Store
 from table import TableService, User, Where
 from table import analysis as table_analysis
 from tests import discordspec
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, body_text
 from tests.support import answer
 
 # a small budget: the flow is tested here, not the engine
@@ -70,9 +70,9 @@ def edits_of(fake, record) -> list:
 
 
 def one_line(record) -> str:
-    assert record.ephemeral, record.content
-    assert record.content and "\n" not in record.content.strip(), record.content
-    return record.content
+    assert record.ephemeral, record.said
+    assert record.said and "\n" not in record.said.strip(), record.said
+    return record.said
 
 
 async def test_the_analysis_button_progress_store_line_and_refusals(tmp_path):
@@ -108,13 +108,13 @@ async def test_the_analysis_button_progress_store_line_and_refusals(tmp_path):
             clicked = await fake.click("alice", ended, label="Analysis")
             progress = await answer(clicked)
             assert progress.ephemeral and clicked.callback_type == 5
-            assert f"Analysis of **MyWuXing** #{first.id}" in progress.content
-            assert "decisions judged" in progress.content and not progress.attachments
+            assert f"Analysis of **MyWuXing** #{first.id}" in progress.said
+            assert "decisions judged" in progress.said and not progress.attachments
             # the progress is edited in place: the answer, then the follower's first edit, no picture yet
             assert await clicked._wait(lambda: len(edits_of(fake, clicked)) >= 2, 30.0)
             shown = edits_of(fake, clicked)
-            assert all("decisions judged" in e.json["content"] and not e.files for e in shown)
-            assert fake.message(progress.id).content == shown[-1].json["content"]
+            assert all("decisions judged" in body_text(e.json) and not e.files for e in shown)
+            assert fake.message(progress.id).said == body_text(shown[-1].json)
 
             # the same game asked again while it is analysed: one line, nothing new started
             again = await answer(await fake.slash("bob", "general", "game analysis", options={"game": first.id}))
@@ -125,10 +125,10 @@ async def test_the_analysis_button_progress_store_line_and_refusals(tmp_path):
             others = [await played_to_the_end(svc, Where(games, guild), [bob, alice], seed) for seed in (5, 6)]
             under_way = await answer(await fake.slash("carol", "games", "game analysis",
                                                       options={"game": others[0]}))
-            assert "decisions judged" in under_way.content
+            assert "decisions judged" in under_way.said
             queued_record = await fake.slash("carol", "games", "game analysis", options={"game": others[1]})
             queued = await answer(queued_record)
-            assert queued.ephemeral and "waiting in line" in queued.content, queued.content
+            assert queued.ephemeral and "waiting in line" in queued.said, queued.said
             running = [j for j in svc.analyses._jobs.values() if j.status == "running"]
             assert len(running) == table_analysis.PER_SERVER
 
@@ -159,7 +159,7 @@ async def test_the_analysis_button_progress_store_line_and_refusals(tmp_path):
             shown = edits_of(fake, clicked)
             final = shown[-1]
             assert len(shown) >= 3 and final.files and not any(e.files for e in shown[:-1])
-            assert "accuracy" in final.json["content"] and "alice" in final.json["content"]
+            assert "accuracy" in body_text(final.json) and "alice" in body_text(final.json)
             filename, data = final.files[0]
             assert data[:8] == b"\x89PNG\r\n\x1a\n" and filename == f"analysis-{first.id}.png"
             alt = final.json["attachments"][0]["description"]
@@ -168,7 +168,7 @@ async def test_the_analysis_button_progress_store_line_and_refusals(tmp_path):
             assert result.attachments and result.attachments[0].image().format == "PNG" and result.edits >= 2
             # the one that waited in line got its result in its own message too
             assert await queued_record._wait(lambda: any(e.files for e in edits_of(fake, queued_record)), 60.0)
-            assert "waiting in line" in edits_of(fake, queued_record)[0].json["content"]
+            assert "waiting in line" in body_text(edits_of(fake, queued_record)[0].json)
 
             # asked again once kept: the result at once, from the store (no decision judged again); first every
             # analysis of the server ends (the third one may still be judging, and would count)
@@ -179,9 +179,9 @@ async def test_the_analysis_button_progress_store_line_and_refusals(tmp_path):
             judged = svc.analyses.stats["judged"]
             kept = await fake.slash("bob", "general", "game analysis", options={"game": first.id})
             at_once = await answer(kept)
-            assert at_once.ephemeral and "accuracy" in at_once.content
+            assert at_once.ephemeral and "accuracy" in at_once.said
             assert at_once.attachments and at_once.attachments[0].image().format == "PNG"
-            assert [e for e in edits_of(fake, kept) if "decisions judged" in (e.json or {}).get("content", "")] == []
+            assert [e for e in edits_of(fake, kept) if "decisions judged" in body_text(e.json)] == []
             assert svc.analyses.stats["judged"] == judged
             await fake.settle()
     assert not fake.errors, fake.errors

@@ -35,32 +35,32 @@ async def test_notify_and_the_game_clock_in_discord(tmp_path):
         bot = TeahouseBot(store, service=TableService(store, clock=clock))
         async with fake.run(bot):
             r = await fake.slash("bob", "general", "notify", options={"zone": "Mars/Base"})
-            assert r.ephemeral and r.content.startswith("There is no time zone 'Mars/Base'") and "\n" not in r.content
+            assert r.ephemeral and r.said.startswith("There is no time zone 'Mars/Base'") and "\n" not in r.said
             r = await fake.slash("bob", "general", "notify", options={"quiet": "08:00-08:00"})
-            assert "cannot cover the whole day" in r.content
+            assert "cannot cover the whole day" in r.said
             r = await fake.slash("bob", "general", "notify", options={"away_days": 22})
-            assert "0 (back now) to 21 days" in r.content
+            assert "0 (back now) to 21 days" in r.said
             r = await fake.slash("bob", "general", "notify", options={"zone": "asia/tokyo", "quiet": "23:00-07:00"})
-            assert "Asia/Tokyo" in r.content and "23:00-07:00" in r.content
+            assert "Asia/Tokyo" in r.said and "23:00-07:00" in r.said
             r = await fake.slash("bob", "general", "notify")
-            assert "Asia/Tokyo" in r.content
+            assert "Asia/Tokyo" in r.said
 
             r = await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"})
             r = await fake.slash("alice", "general", "game option", options={"name": "speed", "value": "warp"})
-            assert r.ephemeral and "There is no speed 'warp'" in r.content
+            assert r.ephemeral and "There is no speed 'warp'" in r.said
             await fake.slash("alice", "general", "game option", options={"name": "speed", "value": "fast"})
             await fake.slash("bob", "general", "game join")
             r = await fake.slash("alice", "general", "game start")
             row = await store.open_game(str(fake.channel("general").id))
             first = GAMES["wassamasaw"].to_act(GAMES["wassamasaw"].load(row.state))[0]
             msg = fake.last_message("general")
-            assert "on the clock" in msg.content and "\u27e6" not in msg.content
+            assert "on the clock" in msg.said and "\u27e6" not in msg.said
             if first == str(fake.user("bob").id):          # Bob sleeps: named, not pinged
-                assert f"<@{first}>" not in msg.content and "paused for their quiet hours (until <t:" in msg.content
+                assert f"<@{first}>" not in msg.said and "paused for their quiet hours (until <t:" in msg.said
             else:
-                assert "it runs out <t:" in msg.content and ":R>" in msg.content
+                assert "it runs out <t:" in msg.said and ":R>" in msg.said
             r = await fake.slash("carol", "general", "game clock")
-            assert r.ephemeral and "Speed: fast" in r.content and "<t:" in r.content
+            assert r.ephemeral and "Speed: fast" in r.said and "<t:" in r.said
 
 
 async def test_away_and_the_servers_speed_in_discord(tmp_path):
@@ -70,25 +70,25 @@ async def test_away_and_the_servers_speed_in_discord(tmp_path):
         bot = TeahouseBot(store, service=TableService(store, clock=clock))
         async with fake.run(bot):
             r = await fake.slash("bob", "general", "away", options={"off": True})
-            assert r.ephemeral and r.content == "You are not away."
+            assert r.ephemeral and r.said == "You are not away."
             r = await fake.slash("bob", "general", "away", options={"days": 30})
-            assert r.content == "You can be away for 0 (back now) to 21 days at a time."
+            assert r.said == "You can be away for 0 (back now) to 21 days at a time."
             r = await fake.slash("bob", "general", "away", options={"days": 2})
-            assert "Away until <t:" in r.content and ":f>" in r.content
+            assert "Away until <t:" in r.said and ":f>" in r.said
             clock.now += 24 * 3600
             r = await fake.slash("bob", "general", "away", options={"off": True})
-            assert "Away until" not in r.content and "Your time zone" in r.content
+            assert "Away until" not in r.said and "Your time zone" in r.said
             r = await fake.slash("bob", "general", "away", options={"days": 21})      # the day taken counts
-            assert "more time away than 21 days in any 60" in r.content and "at most 20 more days" in r.content
+            assert "more time away than 21 days in any 60" in r.said and "at most 20 more days" in r.said
 
             r = await fake.slash("alice", "general", "settings", options={"speed": "daily"})    # alice owns it
-            assert "Speed of new tables: daily" in r.content
+            assert "Speed of new tables: daily" in r.said
             await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"})
             msg = fake.last_message("general")
-            assert "Clock: daily" in msg.content and "Length: about 27 days" in msg.content
+            assert "Clock: daily" in msg.said and "Length: about 27 days" in msg.said
             ac = await fake.autocomplete("alice", "general", "game option", {"name": "zone", "value": "rome"}, "value")
             assert [c["value"] for c in ac.choices] == ["Europe/Rome"]
             r = await fake.slash("alice", "general", "game option", options={"name": "zone", "value": "Mars/Base"})
-            assert r.ephemeral and r.content.startswith("There is no time zone 'Mars/Base'")
+            assert r.ephemeral and r.said.startswith("There is no time zone 'Mars/Base'")
             await fake.slash("alice", "general", "game option", options={"name": "playing_hours", "value": "18-23"})
-            assert "Playing hours: 18:00-23:00 (UTC)" in fake.last_message("general").content
+            assert "Playing hours: 18:00-23:00 (UTC)" in fake.last_message("general").said

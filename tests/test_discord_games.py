@@ -25,7 +25,7 @@ async def open_and_start(fake, bot, key, players, options=None):
         select = lobby.selects()[0]
         r = await fake.select(players[0], lobby, select["custom_id"], [f"{name}={value}"])
         lobby = await answer(r)
-        assert f"{name}: {value}" in lobby.content
+        assert f"{name}: {value}" in lobby.said
     for p in players[1:]:
         await fake.click(p, lobby, label="Join")
     return await answer(await fake.click(players[0], lobby, label="Start"))
@@ -33,7 +33,7 @@ async def open_and_start(fake, bot, key, players, options=None):
 
 def public_texts(fake):
     msgs = fake.messages("general", ephemeral=False)
-    return [m.content for m in msgs] + [b.get("label") or "" for m in msgs for b in m.buttons()] + \
+    return [m.said for m in msgs] + [b.get("label") or "" for m in msgs for b in m.buttons()] + \
         [o["label"] for m in msgs for s in m.selects() for o in s.get("options", [])]
 
 
@@ -43,9 +43,9 @@ async def test_lobby_option_select_is_for_the_host_only(tmp_path):
         lobby = r.message
         select = lobby.selects()[0]
         r = await fake.select("bob", lobby, select["custom_id"], ["version=think"])
-        assert (await answer(r)).ephemeral and "Only the host" in (await answer(r)).content
+        assert (await answer(r)).ephemeral and "Only the host" in (await answer(r)).said
         r = await fake.select("alice", lobby, select["custom_id"], ["version=think"])
-        assert "version: think" in (await answer(r)).content
+        assert "version: think" in (await answer(r)).said
 
 
 async def test_wagara_secret_cards_are_chosen_privately(tmp_path):
@@ -60,7 +60,7 @@ async def test_wagara_secret_cards_are_chosen_privately(tmp_path):
         cards = [b for b in picker.buttons() if b["label"].startswith("play")]
         assert len(cards) == 7
         chosen = await answer(await fake.click("alice", picker, cards[4]["custom_id"]))
-        assert not chosen.ephemeral and "play 5" not in chosen.content
+        assert not chosen.ephemeral and "play 5" not in chosen.said
         # Bob chooses by command; the autocomplete answers only him
         ac = await fake.autocomplete("bob", "general", "wagara play", {"card": ""}, "card")
         assert {c["value"] for c in ac.choices} == {"1", "2", "3", "4", "5", "6", "cloud"}
@@ -98,7 +98,7 @@ async def test_seikatsu_hand_never_reaches_a_public_message(tmp_path):
         space = ac.choices[0]["value"]
         r = await fake.slash(first, "general", "seikatsu place", options={"tile": tile, "space": space})
         placed = await answer(r)
-        assert not placed.ephemeral and "places" in placed.content
+        assert not placed.ephemeral and "places" in placed.said
         for text in public_texts(fake):
             for t in hand:
                 name = t if isinstance(t, str) else " ".join(str(x) for x in t.values() if isinstance(x, str))
@@ -110,7 +110,7 @@ async def test_seikatsu_hand_never_reaches_a_public_message(tmp_path):
 async def test_wassamasaw_take_in_one_command(tmp_path):
     async with FakeDiscord() as fake, fake.run(make_bot(tmp_path / "b.db")):
         started = await open_and_start(fake, None, "wassamasaw", ["alice", "bob"])
-        first = next(n for n in ("alice", "bob") if f"<@{fake.user(n).id}>" in started.content)
+        first = next(n for n in ("alice", "bob") if f"<@{fake.user(n).id}>" in started.said)
         ac = await fake.autocomplete(first, "general", "wassamasaw take", {"die": ""}, "die")
         die = next(c["value"] for c in ac.choices)
         ac = await fake.autocomplete(first, "general", "wassamasaw take", {"die": die, "cell": ""}, "cell")
@@ -118,7 +118,7 @@ async def test_wassamasaw_take_in_one_command(tmp_path):
             pytest.skip("that die can only be converted")
         r = await fake.slash(first, "general", "wassamasaw take", options={"die": die, "cell": ac.choices[0]["value"]})
         done = await answer(r)
-        assert not done.ephemeral and "takes" in done.content and f"places {die.split()[0]} at" in done.content
+        assert not done.ephemeral and "takes" in done.said and f"places {die.split()[0]} at" in done.said
         r = await fake.slash(first, "general", "wassamasaw take", options={"die": "fire 9"})
         assert (await answer(r)).ephemeral
     assert not fake.errors
@@ -183,6 +183,6 @@ async def test_wurrm_rolling_panel_and_a_path_in_one_command(tmp_path):
                 break
             path = more.choices[0]["value"]
         moved = await answer(await fake.slash(who, "general", "wurrm move", options={"path": path}))
-        assert not moved.ephemeral and moved.content.count(" moves ") == len(path.split())
+        assert not moved.ephemeral and moved.said.count(" moves ") == len(path.split())
         await store.close()
     assert not fake.errors

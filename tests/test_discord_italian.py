@@ -58,7 +58,7 @@ def english_in(text: str) -> list[str]:
 
 def italian(message) -> list[str]:
     """What a reader sees in a message: its text, button labels, select placeholders and option labels."""
-    return [message.content or ""] + [b.get("label") or "" for b in message.buttons()] + \
+    return [message.said or ""] + [b.get("label") or "" for b in message.buttons()] + \
         [s.get("placeholder") or "" for s in message.selects()] + \
         [o["label"] for s in message.selects() for o in s.get("options", [])]
 
@@ -83,7 +83,7 @@ async def play(fake, user, message, check=None):
     """``user`` takes the first choice ``message`` offers (in their private picker if it opens one, which
     ``check`` looks at first); the public message that answers."""
     comp = action_component(message)
-    assert comp is not None, f"no choice offered in {message.content!r}"
+    assert comp is not None, f"no choice offered in {message.said!r}"
     if comp.get("type") == 3:
         r = await fake.select(user, message, comp["custom_id"], [comp["options"][0]["value"]])
     else:
@@ -93,7 +93,7 @@ async def play(fake, user, message, check=None):
         if check is not None:
             check(shown)
         return await play(fake, user, shown, check)
-    assert not shown.ephemeral, shown.content
+    assert not shown.ephemeral, shown.said
     return shown
 
 
@@ -139,7 +139,7 @@ async def test_an_italian_user_plays_a_whole_game_in_italian(tmp_path):
             started = await answer(await fake.click("alice", joined, label="Inizia"))
             assert not started.ephemeral
             assert_italian(started)
-            assert started.content.rstrip().endswith("— tocca a te.")
+            assert started.said.rstrip().endswith("— tocca a te.")
             assert "La mia vista" in {b["label"] for b in started.buttons()}
 
             # the first move by slash command, from Italian suggestions whose values stay canonical
@@ -182,26 +182,26 @@ async def test_an_italian_user_plays_a_whole_game_in_italian(tmp_path):
             assert_italian(lobby)
             old = next(b for b in ended_turn.buttons() if b["custom_id"].startswith("th:a:"))
             refusal = await answer(await fake.click("carol", ended_turn, old["custom_id"]))
-            assert refusal.ephemeral and "belongs to a game that has ended" in refusal.content
-            assert "`/game status`" in refusal.content
+            assert refusal.ephemeral and "belongs to a game that has ended" in refusal.said
+            assert "`/game status`" in refusal.said
             refusal = await answer(await fake.click("alice", ended_turn, old["custom_id"]))
-            assert refusal.ephemeral and "appartiene a una partita finita" in refusal.content
-            assert "`/partita stato`" in refusal.content
+            assert refusal.ephemeral and "appartiene a una partita finita" in refusal.said
+            assert "`/partita stato`" in refusal.said
 
             r = await answer(await fake.slash("carol", "general", "games"))
-            assert r.ephemeral and "in the lobby" in r.content
+            assert r.ephemeral and "in the lobby" in r.said
             r = await answer(await fake.slash("alice", "general", "games"))
-            assert r.ephemeral and "in attesa di iniziare" in r.content
+            assert r.ephemeral and "in attesa di iniziare" in r.said
             r = await answer(await fake.slash("alice", "general", "mygames"))
-            assert r.ephemeral and r.content == "Per ora nessuna partita sta aspettando te."
+            assert r.ephemeral and r.said == "Per ora nessuna partita sta aspettando te."
             r = await fake.slash("carol", "general", "stats", options={"user": "alice"})
             stats = await answer(r)
-            assert not stats.ephemeral and "In questo server —" in stats.content and "Ovunque" in stats.content
-            assert "1 vinte su 1" in stats.content or "0 vinte su 1" in stats.content
+            assert not stats.ephemeral and "In questo server —" in stats.said and "Ovunque" in stats.said
+            assert "1 vinte su 1" in stats.said or "0 vinte su 1" in stats.said
             assert_italian(stats)
             r = await fake.slash("carol", "general", "leaderboard", options={"game": "wassamasaw"})
             board = await answer(r)
-            assert not board.ephemeral and board.content.startswith("Classifica di **Wassamasaw**")
+            assert not board.ephemeral and board.said.startswith("Classifica di **Wassamasaw**")
 
             r = await fake.slash("carol", "general", "game abandon")
             confirm = await answer(r)
@@ -255,17 +255,17 @@ def test_public_components_in_italian_keep_canonical_values():
     from table.replies import Offer
 
     with i18n.speaking("it"):
-        assert ui.content_of(Reply(text="x", mention=["1"])).endswith("<@1> — tocca a te.")
-        assert ui.content_of(Reply(text="x", mention=["1", "2"])).endswith("<@1> <@2> — tocca a voi.")
-        view = ui.offer_view(Offer(7, 3, ["42"], {"42": "Bob"}))
-        assert [(b.item.label, b.item.custom_id) for b in view.children] == [
+        assert ui.mention_line(Reply(text="x", mention=["1"])) == "<@1> — tocca a te."
+        assert ui.mention_line(Reply(text="x", mention=["1", "2"])) == "<@1> <@2> — tocca a voi."
+        rows = ui.offer_rows(Offer(7, 3, ["42"], {"42": "Bob"}))
+        assert [(b.item.label, b.item.custom_id) for b in ui.children(rows)] == [
             ("Salta il turno di Bob", "th:d:7:3:skip-42"), ("Rimuovi Bob", "th:d:7:3:remove-42")]
         select = ui.OptionSelect(7, {"yarimizu": False}, {"yarimizu": [True, False]}).item
         assert select.placeholder == "Solo l'host: cambia un'opzione del tavolo…"
         assert [(o.label, o.value) for o in select.options] == [("yarimizu: sì", "yarimizu=on"),
                                                                ("yarimizu: no ✓", "yarimizu=off")]
     # the same in English, the default
-    assert ui.offer_view(Offer(7, 3, ["42"], {"42": "Bob"})).children[0].item.label == "Skip Bob's turn"
+    assert ui.children(ui.offer_rows(Offer(7, 3, ["42"], {"42": "Bob"})))[0].item.label == "Skip Bob's turn"
 
 
 async def test_a_game_thread_in_an_italian_server(tmp_path):
@@ -278,8 +278,8 @@ async def test_a_game_thread_in_an_italian_server(tmp_path):
             await fake.slash("alice", "general", "settings", options={"threads": True})
             # an English host: the channel reads who opened what in Italian
             r = await answer(await fake.slash("bob", "general", "game new", options={"game": "wassamasaw"}))
-            assert not r.ephemeral and "ha aperto un tavolo di Wassamasaw in <#" in r.content
-            assert r.content.endswith(": unisciti lì.")
+            assert not r.ephemeral and "ha aperto un tavolo di Wassamasaw in <#" in r.said
+            assert r.said.endswith(": unisciti lì.")
             lobby = fake.last_message(fake.threads[-1])
             assert {"Unisciti", "Esci", "Inizia"} <= {b.get("label") for b in lobby.buttons()}
             assert_italian(lobby)
@@ -289,7 +289,7 @@ async def test_a_game_thread_in_an_italian_server(tmp_path):
                 raise RuntimeError("a bug")
             bot.service.status = broken
             r = await answer(await fake.slash("alice", fake.threads[-1], "game status"))
-            assert r.ephemeral and r.content.startswith("Scusa, qualcosa è andato storto")
+            assert r.ephemeral and r.said.startswith("Scusa, qualcosa è andato storto")
             r = await answer(await fake.slash("bob", fake.threads[-1], "game status"))
-            assert r.ephemeral and r.content.startswith("Sorry, something went wrong")
+            assert r.ephemeral and r.said.startswith("Sorry, something went wrong")
     assert not fake.errors, fake.errors

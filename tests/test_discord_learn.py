@@ -41,7 +41,7 @@ def choices(message) -> list[tuple[dict, str | None, str]]:
 def pick(message, favourite: str | None, rnd: random.Random):
     """The tip's favourite when offered (or the group holding it), else any choice."""
     offered = choices(message)
-    assert offered, f"nothing to choose in {message.content!r}"
+    assert offered, f"nothing to choose in {message.said!r}"
     for comp, value, text in offered:
         if text == favourite:
             return comp, value
@@ -61,7 +61,7 @@ async def press(fake, user, message, comp, value):
 
 def tips_for(fake, user) -> list:
     return [m for m in fake.messages("general", ephemeral=True) if m.interaction_user is not None
-            and m.interaction_user.id == fake.user(user).id and "📘" in m.content]
+            and m.interaction_user.id == fake.user(user).id and "📘" in m.said]
 
 
 async def until(fake, check, timeout: float = 10.0) -> None:
@@ -88,13 +88,13 @@ async def test_a_learner_plays_a_whole_game_by_buttons_with_private_tips(tmp_pat
         await answer(r)
         await fake.settle()
         start = [m for m in r.messages if not m.ephemeral]       # answered at once, or after "thinking"
-        assert len(start) == 1 and "Alice is learning" in start[0].content.replace("alice", "Alice")
+        assert len(start) == 1 and "Alice is learning" in start[0].said.replace("alice", "Alice")
         first_tip = await first_tips(fake, "alice")
         assert len(first_tip) == 1 and first_tip[0].ephemeral
         # a spectator's click is refused, and they get no tip
         turn = next(m for m in reversed(fake.messages("general", ephemeral=False)) if choices(m))
         refused = await answer(await fake.click("carol", turn, choices(turn)[0][0]["custom_id"]))
-        assert refused.ephemeral and not any(w in refused.content for w in COACHING)
+        assert refused.ephemeral and not any(w in refused.said for w in COACHING)
         moves = 0
         for _click in range(600):
             row = await bot.store.open_game(channel)
@@ -102,7 +102,7 @@ async def test_a_learner_plays_a_whole_game_by_buttons_with_private_tips(tmp_pat
                 break
             game = GAMES[row.game]
             assert game.to_act(game.load(row.state)) == [str(fake.user("alice").id)]
-            tip = tips_for(fake, "alice")[-1].content
+            tip = tips_for(fake, "alice")[-1].said
             favourite = (FAVOURITE.search(tip) or [None, None])[1]
             message = next(m for m in reversed(fake.messages("general", ephemeral=False)) if choices(m))
             while True:          # through a private picker or a group to the move itself
@@ -118,18 +118,18 @@ async def test_a_learner_plays_a_whole_game_by_buttons_with_private_tips(tmp_pat
         ended = await bot.store.latest_game(channel)
         assert ended.status == "finished" and ended.options["rated"] is False
         # a tip before every decision, then the summary; all of them ephemeral, for the learner alone
-        await until(fake, lambda: any("🎓" in m.content for m in fake.messages("general", ephemeral=True)))
+        await until(fake, lambda: any("🎓" in m.said for m in fake.messages("general", ephemeral=True)))
         assert len(tips_for(fake, "alice")) == moves
         private = fake.messages("general", ephemeral=True)
-        summary = [m for m in private if "🎓" in m.content]
-        assert len(summary) == 1 and "`/game review`" in summary[0].content
-        assert all(m.interaction_user.id == fake.user("alice").id for m in private if "📘" in m.content
-                   or "🤔" in m.content or "🎓" in m.content)
+        summary = [m for m in private if "🎓" in m.said]
+        assert len(summary) == 1 and "`/game review`" in summary[0].said
+        assert all(m.interaction_user.id == fake.user("alice").id for m in private if "📘" in m.said
+                   or "🤔" in m.said or "🎓" in m.said)
         public = fake.messages("general", ephemeral=False)
-        assert any("Game over" in m.content for m in public)
+        assert any("Game over" in m.said for m in public)
         for m in public:
-            texts = [m.content] + [b.get("label") or "" for b in m.buttons()]
-            assert not any(w in t for t in texts for w in COACHING), m.content
+            texts = [m.said] + [b.get("label") or "" for b in m.buttons()]
+            assert not any(w in t for t in texts for w in COACHING), m.said
     assert not fake.errors, fake.errors
 
 
@@ -140,16 +140,17 @@ async def test_learn_in_a_game_thread_keeps_the_tip_private(tmp_path):
         r = await fake.slash("alice", "general", "settings", options={"threads": True})
         await answer(r)
         r = await fake.slash("alice", "general", "game learn", options={"game": "mywuxing"})
-        pointer = await answer(r)
+        await answer(r)
         await fake.settle()
-        assert "is learning MyWuXing in" in pointer.content and not pointer.ephemeral
+        pointer = r.message              # the answer in the channel (the tip follows it, privately)
+        assert "is learning MyWuXing in" in pointer.said and not pointer.ephemeral
         thread = fake.threads[0]
         opened = fake.messages(thread, ephemeral=False)
-        assert opened and "learning MyWuXing" in opened[0].content and choices(opened[0])
+        assert opened and "learning MyWuXing" in opened[0].said and choices(opened[0])
         tips = await first_tips(fake, "alice")
         assert len(tips) == 1 and tips[0].ephemeral
         for m in fake.messages(ephemeral=False):
-            assert not any(w in m.content for w in COACHING)
+            assert not any(w in m.said for w in COACHING)
     assert not fake.errors, fake.errors
 
 
@@ -159,13 +160,13 @@ async def test_an_italian_learner_reads_tips_that_name_the_buttons(tmp_path):
         fake.user("alice").locale = "it"
         await answer(await fake.slash("alice", "general", "game learn", options={"game": "mywuxing"}))
         await fake.settle()
-        tip = (await first_tips(fake, "alice"))[0].content
+        tip = (await first_tips(fake, "alice"))[0].said
         assert any(tip.startswith(f"📘 {texts['it']}") for texts in explanations("mywuxing").values())
         # the deal is random: the first decision may offer one move only
         assert "💡 Il computer preferisce **" in tip or "💡 Qui è possibile una sola mossa: **" in tip
         favourite = FAVOURITE.search(tip)[1]
         turn = next(m for m in reversed(fake.messages("general", ephemeral=False)) if choices(m))
-        assert "sta imparando MyWuXing" in turn.content
+        assert "sta imparando MyWuXing" in turn.said
         labels = [text for _c, _v, text in choices(turn)]
         if "Scegli (lo vedi solo tu)" in labels:           # a secret card: the picker holds the choices
             picker = await answer(await fake.click("alice", turn, label="Scegli (lo vedi solo tu)"))

@@ -28,29 +28,29 @@ async def test_a_whole_game_ends_rated_and_the_rematch_button_reopens_the_table(
         bot = make_bot(db)
         async with fake.run(bot):
             lobby = await answer(await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"}))
-            assert "rated: off" in lobby.content
+            assert "rated: off" in lobby.said
             joined = await answer(await fake.click("bob", lobby, label="Join"))
-            assert "rated: on" in joined.content
+            assert "rated: on" in joined.said
             msg = await answer(await fake.click("alice", joined, label="Start"))
             seats = [s.user_id for s in (await bot.store.open_game(channel)).seats]
             msg = await play_on(fake, bot.store, channel, names, msg)
             ended = await bot.store.latest_game(channel)
             assert ended.status == "finished"
-            last = msg.content.splitlines()[-1]
-            assert last.startswith("Ratings: ") and "(+" in last, msg.content
+            last = msg.said.splitlines()[-1]
+            assert last.startswith("Ratings: ") and "(+" in last, msg.said
             if len(ended.result["winners"]) == 1:            # a shared victory (a tie) moves both up alike
-                assert "(-" in last, msg.content
+                assert "(-" in last, msg.said
             assert "Rematch" in {b["label"] for b in msg.buttons()}
             final = msg
 
         async with fake.run(make_bot(db)):          # after a restart, the old message's button still answers
             refused = await answer(await fake.click("carol", final, label="Rematch"))
-            assert refused.ephemeral and "Only the players" in refused.content
+            assert refused.ephemeral and "Only the players" in refused.said
             r = await answer(await fake.click("bob", final, label="Rematch"))
-            assert not r.ephemeral and "asks for a rematch" in r.content and f"<@{fake.user('alice').id}>" in r.content
+            assert not r.ephemeral and "asks for a rematch" in r.said and f"<@{fake.user('alice').id}>" in r.said
             assert "Join" in {b["label"] for b in r.buttons()}
             again = await answer(await fake.click("alice", final, label="Rematch"))      # joins, no second table
-            assert not again.ephemeral and "joined" in again.content
+            assert not again.ephemeral and "joined" in again.said
             store = Store(db)
             async with store:
                 tables = await store.games(("lobby",))
@@ -58,9 +58,9 @@ async def test_a_whole_game_ends_rated_and_the_rematch_button_reopens_the_table(
                 assert [s.user_id for s in tables[0].seats] == seats[1:] + seats[:1]     # someone else first
 
             board = await answer(await fake.slash("carol", "general", "leaderboard", options={"game": "wassamasaw"}))
-            assert board.content.startswith("**Wassamasaw** leaderboard\n1. ") and "(1 game)" in board.content
+            assert board.said.startswith("**Wassamasaw** leaderboard\n1. ") and "(1 game)" in board.said
             stats = await answer(await fake.slash("carol", "general", "stats", options={"user": "alice"}))
-            assert "Wassamasaw: rating 1" in stats.content and "Streak: 1" in stats.content
+            assert "Wassamasaw: rating 1" in stats.said and "Streak: 1" in stats.said
             card = await answer(await fake.slash("carol", "general", "profile", options={"user": "bob"}))
             assert not card.ephemeral and card.attachments and card.attachments[0].image().format == "PNG"
             assert "Wassamasaw" in (card.attachments[0].description or "")

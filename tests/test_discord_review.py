@@ -30,7 +30,7 @@ async def open_and_start(fake, key, players):
 
 
 def step_of(message) -> str:
-    return message.content.splitlines()[0]
+    return message.said.splitlines()[0]
 
 
 def button(message, text):
@@ -59,7 +59,7 @@ async def test_a_running_game_reviewed_step_by_step(tmp_path, key):
             first = await answer(r)
             assert first.ephemeral and first.attachments and first.attachments[0].image().format == "PNG"
             assert step_of(first) == f"**{GAMES[key].title}** #{row.id} — move {n} of {n}"
-            assert "As you saw it." in first.content
+            assert "As you saw it." in first.said
             assert [b["label"] for b in first.buttons()] == ["⏮", "◀", "▶", "⏭"]
             assert [b.get("disabled", False) for b in first.buttons()] == [False, False, True, False]
 
@@ -72,7 +72,7 @@ async def test_a_running_game_reviewed_step_by_step(tmp_path, key):
             assert start.id == first.id and "the start" in step_of(start)
             assert [b.get("disabled", False) for b in start.buttons()] == [True, True, False, False]
             one = await answer(await fake.click("alice", start, button(start, "▶")["custom_id"]))
-            assert step_of(one).endswith(f"move 1 of {n}") and one.content.splitlines()[1].startswith("1. ")
+            assert step_of(one).endswith(f"move 1 of {n}") and one.said.splitlines()[1].startswith("1. ")
             # the jump select: a player's next move, or a round
             select = next(s for s in one.selects() if s["custom_id"].startswith("th:j:"))
             jump = next(o for o in select["options"] if "next move" in o["label"])
@@ -84,13 +84,13 @@ async def test_a_running_game_reviewed_step_by_step(tmp_path, key):
 
             # a spectator sees the table's view, with no choice of another's while the game runs
             seen = await answer(await fake.slash("carol", "general", "game review", options={"step": 1}))
-            assert seen.ephemeral and "As the table sees it." in seen.content
+            assert seen.ephemeral and "As the table sees it." in seen.said
             assert not [s for s in seen.selects() if s["custom_id"].startswith("th:j:") and ":s." in s["custom_id"]]
             over = await answer(await fake.slash("carol", "general", "game review", options={"step": n + 1}))
-            assert over.ephemeral and f"no move {n + 1}" in over.content
+            assert over.ephemeral and f"no move {n + 1}" in over.said
             # a game id this server does not have
             missing = await answer(await fake.slash("carol", "general", "game review", options={"game": 999}))
-            assert missing.ephemeral and "no game #999 in this server" in missing.content
+            assert missing.ephemeral and "no game #999 in this server" in missing.said
     assert not fake.errors, fake.errors
 
 
@@ -117,7 +117,7 @@ async def test_the_end_offers_review_and_its_buttons_survive_a_restart(tmp_path)
             assert nxt.id == review.id and step_of(nxt).endswith(f" — move 1 of {n}")
             views = next(s for s in nxt.selects() if ":s." in s["custom_id"])
             as_bob = await answer(await fake.select("carol", nxt, views["custom_id"], ["1"]))
-            assert as_bob.id == review.id and "As Bob saw it." in as_bob.content and "(`" in as_bob.content
+            assert as_bob.id == review.id and "As Bob saw it." in as_bob.said and "(`" in as_bob.said
             assert "move 1 of" in step_of(as_bob)
 
             # a review id this code cannot read (an older bot's, say) is answered, and changes nothing
@@ -125,8 +125,8 @@ async def test_the_end_offers_review_and_its_buttons_survive_a_restart(tmp_path)
                 {"type": 1, "components": [{"type": 2, "style": 2, "label": "▶",
                                             "custom_id": f"th:w:{ended.id}:x:n."}]}]}, {}, source="channel")
             refused = await answer(await fake.click("carol", odd, label="▶"))
-            assert refused.ephemeral and "cannot be read any more" in refused.content
-            assert fake.message(odd.id).content == "old"
+            assert refused.ephemeral and "cannot be read any more" in refused.said
+            assert fake.message(odd.id).said == "old"
     assert not fake.errors, fake.errors
 
 
@@ -143,7 +143,7 @@ async def test_an_italian_player_reviews_in_italian(tmp_path):
             await play_on(fake, bot.store, str(fake.channel("general").id), names, started, 2)
             shown = await answer(await fake.slash("bob", "general", "game review", options={"step": 1}))
             assert shown.ephemeral and step_of(shown).endswith("— mossa 1 di 2")
-            assert "Come la vedevi tu." in shown.content
+            assert "Come la vedevi tu." in shown.said
             assert [s["placeholder"] for s in shown.selects()] == ["Salta a un turno o a una mossa di un giocatore…"]
             assert_italian(shown)
             assert shown.attachments[0].image().format == "PNG"

@@ -175,7 +175,7 @@ def open_sockets() -> int:
 async def fake(caplog):
     """A running FakeDiscord; afterwards: no leaked socket, no keep-alive thread, no error logged."""
     before = open_sockets()
-    async with FakeDiscord() as f:
+    async with FakeDiscord(tally=False) as f:        # its own bot: not counted as Teahouse's
         yield f
     gc.collect()
     for t in threading.enumerate():
@@ -322,7 +322,11 @@ async def test_errors_show_up_clearly(fake: FakeDiscord):
         with pytest.raises(discord.HTTPException) as exc:  # discord.py's View would refuse this itself
             await bot.http.request(route, json={"content": "x", "components": [row]})
         assert exc.value.code == 50035 and "6 components" in str(exc.value)
-        assert fake.errors[-1]["problems"] == ["components[0]: 6 components (1..5)"]
+        # the fake's own reason first, then what Discord's OpenAPI description finds
+        first, spec = fake.errors[-1]["problems"]
+        assert first == "components[0]: 6 components (1..5)" and spec.startswith("OpenAPI: POST /channels/")
+        assert fake.openapi_refused == [spec.removeprefix("OpenAPI: ")]
+        fake.openapi_refused.clear()       # refused on purpose: the fake would fail the test at its end
         sent = await channel.send("plain", file=discord.File(io.BytesIO(png_bytes()), "p.png"))
         m = fake.message(sent.id)
         assert m.source == "channel" and m.attachments[0].image() and sent.attachments[0].size == m.attachments[0].size

@@ -61,7 +61,7 @@ async def run_bot(fake: FakeDiscord, db: Path, crash: str | None, until, timeout
 
 
 def notices(fake: FakeDiscord, channel) -> list[str]:
-    return [m.content for m in fake.messages(channel) if m.author.id == fake.bot_user.id]
+    return [m.said for m in fake.messages(channel) if m.author.id == fake.bot_user.id]
 
 
 def expected_done(fake, kinds) -> bool:

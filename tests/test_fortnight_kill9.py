@@ -117,7 +117,7 @@ async def test_kill_9_while_the_clocks_fire_loses_nothing_and_sends_nothing_twic
             owed_reminders |= reminders_owed(db)
         # a reminder owed is sent once, unless its turn was played before it went (then it expired, unsent)
         now_versions = versions(db)
-        by_channel = {str(c.id): [m.content for m in fake.messages(c) if m.author.id == fake.bot_user.id]
+        by_channel = {str(c.id): [m.said for m in fake.messages(c) if m.author.id == fake.bot_user.id]
                       for c in channels}
         sent_reminders = {i: sum(timed(text.split("\n")[0]) in m for m in by_channel[ch])
                           for i, (ch, g, v, text) in owed_reminders.items()}
@@ -130,15 +130,15 @@ async def test_kill_9_while_the_clocks_fire_loses_nothing_and_sends_nothing_twic
               f"{len(expired)}), "
               f"lost {reminders_lost}, sent twice {reminders_twice}; reminders sent in all "
               f"{len(all_reminders)}, distinct {len(set(all_reminders))}")
-        assert lost == 0 and duplicated == 0, [[(m.nonce, m.content[:70]) for m in fake.messages(c)] for c in channels]
+        assert lost == 0 and duplicated == 0, [[(m.nonce, m.said[:70]) for m in fake.messages(c)] for c in channels]
         assert reminders_lost == 0 and reminders_twice == 0 and len(set(all_reminders)) == len(all_reminders)
         async with Store(db) as store:
             assert await store.outgoing() == [] and await store.due_timers(time.time()) == []
         sent = [m for c in channels for m in fake.messages(c)[before[c.id]:] if m.author.id == fake.bot_user.id]
         now = time.time()
         for m in sent:                       # nobody mentioned in their quiet hours
-            for uid in re.findall(r"<@(\d+)>", m.content):
-                assert not sim.by_id[uid].asleep(now), m.content
-            assert "\u27e6" not in m.content
-        assert any("<t:" in m.content for m in sent)
+            for uid in re.findall(r"<@(\d+)>", m.said):
+                assert not sim.by_id[uid].asleep(now), m.said
+            assert "\u27e6" not in m.said
+        assert any("<t:" in m.said for m in sent)
         assert not fake.errors

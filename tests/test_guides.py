@@ -92,18 +92,25 @@ def test_every_guide_fits_in_pages_of_2000(key):
     assert "\n\n".join(parts) == text.strip()
 
 
-async def test_game_rules_sends_a_long_guide_in_several_private_messages(tmp_path):
+async def test_game_rules_sends_a_guide_as_private_cards_of_at_most_4000_characters(tmp_path):
+    """A guide is one private card (every guide fits Discord's 4,000 characters of a card); a longer text is
+    cut at paragraphs into several, nothing lost."""
     from cogs.runner import TeahouseBot
     from tests.fakediscord import FakeDiscord
     text = (__import__("pathlib").Path("data/rules/wagara.md")).read_text(encoding="utf-8")
-    assert len(text) > 2000
+    longer = "\n\n".join([text.strip()] * 4)
+    assert len(text) <= 4000 < len(longer)
     async with FakeDiscord() as fake:
         store = Store(tmp_path / "bot.db")
-        async with fake.run(TeahouseBot(store, service=TableService(store))):
+        bot = TeahouseBot(store, service=TableService(store))
+        async with fake.run(bot):
+            r = await fake.slash("alice", "general", "game rules", options={"game": "wagara"})
+            assert r.ephemeral and r.message.components_v2 and r.said == text.strip() and not r.followups
+            bot.service.rules = lambda key: longer
             r = await fake.slash("alice", "general", "game rules", options={"game": "wagara"})
             await r.wait_followups(1)
-            assert all(m.ephemeral and len(m.content) <= 2000 for m in r.messages)
-            assert "\n\n".join(m.content for m in r.messages) == text.strip()
+            assert all(m.ephemeral and m.components_v2 and len(m.said) <= 4000 for m in r.messages)
+            assert "\n\n".join(m.said for m in r.messages) == longer
 
 
 def guide(key: str) -> str:

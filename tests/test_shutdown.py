@@ -134,14 +134,14 @@ async def test_sigterm_finishes_the_move_in_flight_refuses_new_ones_and_exits_0_
         proc.send_signal(signal.SIGTERM)
         await asyncio.sleep(0.3)
         refused = await fake.slash("carol", "t0", "game status")
-        assert refused.ephemeral and "restarting" in refused.content
+        assert refused.ephemeral and "restarting" in refused.said
         fake.user("dave").locale = "it"          # each in their own language
         refused = await fake.click("dave", status.message, status.message.buttons()[0]["custom_id"])
-        assert refused.ephemeral and "si sta riavviando" in refused.content
+        assert refused.ephemeral and "si sta riavviando" in refused.said
 
         answered = await move
         message = answered.messages[-1]
-        assert not message.ephemeral and message.attachments and bot.action.split()[0] in message.content.lower()
+        assert not message.ephemeral and message.attachments and bot.action.split()[0] in message.said.lower()
         code = await asyncio.wait_for(proc.wait(), 15)
         assert code == 0 and time.monotonic() - stopped <= STOP_WITHIN
         assert not await none_left(bot.workers)

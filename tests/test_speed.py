@@ -349,7 +349,7 @@ async def test_a_slow_move_is_deferred_at_once_and_answered_after(tmp_path, monk
             r = await fake.slash("alice", "general", "game status")
             assert r.callback_type == 5 and r.callback_at - r.created_at < 0.5     # deferred, not late
             await r.wait_completed()
-            assert "There is no game" in r.content and r.ephemeral              # the error stays private
+            assert "There is no game" in r.said and r.ephemeral              # the error stays private
 
             async def slow_new(*a, **k):
                 await asyncio.sleep(0.5)
@@ -359,7 +359,7 @@ async def test_a_slow_move_is_deferred_at_once_and_answered_after(tmp_path, monk
             r = await fake.slash("alice", "general", "game new", options={"game": "wassamasaw"})
             assert r.callback_type == 5 and r.callback_at - r.created_at < 0.5
             await r.wait_completed()
-            assert "opened a table" in r.content and not r.ephemeral
+            assert "opened a table" in r.said and not r.ephemeral
 
 
 # ----- replays within Discord's attachment limit ------------------------------------------------------------

@@ -112,7 +112,7 @@ async def test_a_stopped_postgresql_server_is_answered_in_words_and_play_resumes
 
     async def after(fake, turn):
         for _attempt in range(5):        # a connection the pool held from before the stop is dropped on first use
-            shown = (await answer(await fake.slash("alice", "general", "game status"))).content or ""
+            shown = (await answer(await fake.slash("alice", "general", "game status"))).said or ""
             resumed.append(shown)
             if shown != CANNOT_SHOW:
                 break

@@ -109,7 +109,7 @@ async def _sync(manager):
 
 
 def shown(message) -> str:
-    return (message.content or "") if message is not None else ""
+    return message.said if message is not None else ""
 
 
 async def collect(target, failing=None, after=None) -> list[Answer]:

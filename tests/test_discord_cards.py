@@ -198,12 +198,12 @@ async def test_help_is_a_card_in_the_readers_language(tmp_path):
 
 
 def test_each_games_accent_is_a_colour_of_its_board():
-    from render import colours, mywuxing, seikatsu, wagara, wurrm
+    from render import colours, mywuxing, seikatsu, wagara, wurrm_board
 
     def hexed(rgb):
         return (rgb[0] << 16) | (rgb[1] << 8) | rgb[2]
     assert ACCENTS == {"wassamasaw": hexed(colours.ELEMENT_COLOURS["earth"]), "wagara": hexed(wagara.WATER_DARK),
                        "mywuxing": hexed(mywuxing.BACK), "seikatsu": hexed(seikatsu.KOI_FISH),
-                       "wurrm": hexed(wurrm.SLEEP)}
+                       "wurrm": hexed(wurrm_board.SLEEP)}
     assert NEUTRAL == hexed(colours.MUTED) and len(set(ACCENTS.values()) | {NEUTRAL}) == 6
     assert COMPONENTS_V2 == 1 << 15 and i18n.DEFAULT == "en"

@@ -48,7 +48,7 @@ async def burst(fake: FakeDiscord, url: str, rate: float) -> list[Sends]:
 async def test_four_processes_share_the_global_budget_and_meet_no_429(pg_url):
     async with open_store(pg_url):
         pass
-    async with FakeDiscord(global_limit=50) as fake:
+    async with FakeDiscord(global_limit=50, tally=False) as fake:      # the test's own posts, not the bot's messages
         began = time.monotonic()
         sends = await burst(fake, pg_url, rate=45)
         took = time.monotonic() - began
@@ -63,7 +63,7 @@ async def test_four_processes_share_the_global_budget_and_meet_no_429(pg_url):
 async def test_without_the_budget_the_same_burst_meets_429s_that_discord_py_waits_out(pg_url):
     async with open_store(pg_url):
         pass
-    async with FakeDiscord(global_limit=50) as fake:
+    async with FakeDiscord(global_limit=50, tally=False) as fake:      # the test's own posts, not the bot's messages
         sends = await burst(fake, pg_url, rate=0)            # DISCORD_GLOBAL_RATE=0: the budget off
         assert fake.limited and sum(s.limited["global"] for s in sends) == len(fake.limited)
         assert fake.busiest_second() == 50                   # the fake held the line; every post still landed

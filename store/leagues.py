@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import BigInteger, Text, bindparam, insert, select, update
 
+from . import queries as q
 from .schema import league_events, league_games, league_players, leagues
 from .store import Store, VersionConflict
 
@@ -146,14 +147,22 @@ class LeagueStore:
         if res.rowcount != 1:
             raise VersionConflict(league.id)
 
-    async def change(self, league: LeagueRow, now: float, *, event: Event | None = None, **columns) -> LeagueRow:
-        """Set columns of the league (version-checked), with an event for its log."""
+    async def change(self, league: LeagueRow, now: float, *, event: Event | None = None, notice: dict | None = None,
+                     **columns) -> LeagueRow:
+        """Set columns of the league (version-checked), with an event for its log and a notice (an outbox
+        payload) for its channel, all or nothing."""
         async def work(conn):
             await self._bump(conn, league, now, **columns)
             if event is not None:
                 await self._event(conn, league.id, event)
+            if notice is not None:
+                await self._notice(conn, league, notice, now)
         await self.store.transaction(work)
         return await self.league(league.id)
+
+    async def _notice(self, conn, league: LeagueRow, notice: dict, now: float) -> None:
+        await conn.execute(q.NEW_OUTGOING, {"game_id": None, "channel": league.channel,
+                                            "payload": json.dumps(notice, sort_keys=True), "created_at": now})
 
     async def _event(self, conn, league_id: int, event: Event) -> None:
         await conn.execute(insert(league_events), {"league_id": league_id, "at": event.at, "user_id": event.user_id,
@@ -190,17 +199,31 @@ class LeagueStore:
         return await self.league(league.id)
 
     async def pair_round(self, league: LeagueRow, round_no: int, tables: list[tuple[str, ...]], now: float,
-                         byes: dict[str, float] | None = None, **columns) -> LeagueRow:
-        """Store round ``round_no``'s tables (and the league at that round), all or nothing; a bye's points are
-        written at once. VersionConflict when the league moved on (another process paired it)."""
+                         byes: dict[str, float] | None = None, event: Event | None = None, **columns) -> LeagueRow:
+        """Store round ``round_no``'s tables (and the league at that round), all or nothing, with ``event`` for
+        the log ("paired": the announcement still owed); a bye's points are written at once. VersionConflict
+        when the league moved on (another process paired it)."""
         async def work(conn):
             await self._bump(conn, league, now, round=round_no, **columns)
+            if event is not None:
+                await self._event(conn, league.id, event)
             for board, seats in enumerate(tables, 1):
                 bye = len(seats) == 1
                 await conn.execute(insert(league_games), {
                     "league_id": league.id, "round": round_no, "board": board, "seats": json.dumps(list(seats)),
                     "game_id": None, "points": json.dumps({seats[0]: (byes or {}).get(seats[0], 1.0)}) if bye else None,
                     "scores": json.dumps({}) if bye else None, "fixed": None})
+        await self.store.transaction(work)
+        return await self.league(league.id)
+
+    async def announce(self, league: LeagueRow, round_no: int, payload: dict, now: float) -> LeagueRow:
+        """Queue a round's announcement in the league's channel and log it ("announced"), in one version-checked
+        transaction: a process killed after pairing announces on its return, once (VersionConflict if another
+        write came first)."""
+        async def work(conn):
+            await self._bump(conn, league, now)
+            await self._event(conn, league.id, Event(now, "", "announced", {"round": round_no}))
+            await self._notice(conn, league, payload, now)
         await self.store.transaction(work)
         return await self.league(league.id)
 

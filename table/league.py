@@ -395,6 +395,12 @@ class Leagues:
 
     async def _advance(self, league: LeagueRow) -> bool:
         players = await self.rows.players(league.id)
+        owed = self.owed(await self.rows.events(league.id), league.round)
+        if owed is not None:     # paired, then stopped before its announcement (a kill, a restart): say it now
+            for t in [p for p in await self.rows.pairings(league.id) if p.round == league.round and not p.bye]:
+                await self._open(league, t, players)
+            await self._announce(league, league.round, RELAXED_WORDS.get(owed["relaxed"]))
+            return True
         out = {p.user_id for p in players if p.status != "active"}
         tables = [p for p in await self.rows.pairings(league.id) if p.round == league.round]
         for t in tables:
@@ -423,7 +429,8 @@ class Leagues:
         except ValueError:                        # nobody left to pair: the league ends, and says so
             return await self._finish(league, players, history, early=True)
         try:
-            league = await self.rows.pair_round(league, next_round, pairs, self.ctx.clock())
+            league = await self.rows.pair_round(league, next_round, pairs, self.ctx.clock(), event=Event(
+                self.ctx.clock(), "", "paired", {"round": next_round, "relaxed": relaxed}))
         except VersionConflict:
             return False          # another process paired it
         for t in [p for p in await self.rows.pairings(league.id) if p.round == next_round and not p.bye]:
@@ -493,20 +500,26 @@ class Leagues:
         reply.notes = []
         await ctx.store.add_outgoing(row.id, channel, payload(Notice(channel, reply)), ctx.clock())
 
+    @staticmethod
+    def owed(events: list[Event], round_no: int) -> dict | None:
+        """The "paired" event of round ``round_no`` when its announcement is still owed, else None. Rounds
+        paired before announcements were logged have no such event and are never announced again."""
+        paired = next((e.data for e in events if e.kind == "paired" and e.data.get("round") == round_no), None)
+        said = any(e.kind == "announced" and e.data.get("round") == round_no for e in events)
+        return None if said else paired
+
     async def _announce(self, league: LeagueRow, round_no: int, note: str | None = None) -> None:
         text, mention = await self.pairings_text(league, round_no)
         if note:
             text += "\n" + _(note)
         reply = Reply(text=text, mention=mention, status=f"league:{league.status}")
-        await self.ctx.store.add_outgoing(None, league.channel, payload(Notice(league.channel, reply)),
-                                          self.ctx.clock())
+        try:
+            await self.rows.announce(league, round_no, payload(Notice(league.channel, reply)), self.ctx.clock())
+        except VersionConflict:
+            pass                  # another process announced it (or moved the league on) first
 
     async def _finish(self, league: LeagueRow, players: list[Entrant], history: list[pr.Played],
                       early: bool = False) -> bool:
-        try:
-            league = await self.rows.change(league, self.ctx.clock(), status="finished")
-        except VersionConflict:
-            return False
         table = pr.standings([p.user_id for p in players], history, league.format)
         names = {p.user_id: self.shown_name(p) for p in players}
         winners = [names[r.player] for r in table if r.rank == 1]
@@ -517,8 +530,11 @@ class Leagues:
         reply = Reply(text=head + "\n" + self.standings_lines(league, table, names, await self.rows.events(league.id)),
                       mention=[r.player for r in table if r.rank == 1 and not r.player.startswith(BOT_PREFIX)],
                       status="league:finished")
-        await self.ctx.store.add_outgoing(None, league.channel, payload(Notice(league.channel, reply)),
-                                          self.ctx.clock())
+        try:      # finished and its standings queued in one write: a kill between them loses neither
+            league = await self.rows.change(league, self.ctx.clock(), status="finished",
+                                            notice=payload(Notice(league.channel, reply)))
+        except VersionConflict:
+            return False
         log.info("league %s: finished, won by %s", league.id, ", ".join(winners))
         return True
 

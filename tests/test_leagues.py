@@ -7,6 +7,8 @@ import itertools
 import random
 from collections import Counter, defaultdict
 
+import pytest
+
 from console.table import Console
 from engine import GAMES
 from engine.bots import random_action
@@ -436,3 +438,57 @@ async def test_a_swiss_refuses_at_the_start_a_round_count_it_cannot_promise(db_t
     assert Counter(frozenset(p.seats) for p in pairings) == Counter(
         frozenset(p) for p in itertools.combinations([f"cpu-{i}" for i in range(1, 7)], 2))
     await t.close()
+
+
+async def test_a_round_paired_before_a_kill_is_announced_once_after_it(db_target, monkeypatch):
+    """#50's gap: a process killed between pairing a round and queueing its announcement announced it never.
+    The pairing now logs that an announcement is owed, and the announcement is queued with its log line in
+    one version-checked write: the restarted process announces the round once (its tables opened once), and
+    the final standings are queued with the league's end in the same write. On SQLite and PostgreSQL."""
+    import tests.tinygame  # noqa: F401  (Pebbles: the quickest games)
+    from table import User, Where
+
+    people = {u.id: u for u in (User("101", "alice"), User("102", "bob"), User("103", "carol"))}
+    where = Where("season", "1")
+
+    async def play_round(svc, store, round_no):
+        for p in [p for p in await league_games(store, 1) if p.round == round_no and not p.bye]:
+            game = GAMES["pebbles"]
+            while (row := await store.game(p.game_id)).status == "running":
+                state = game.load(row.state)
+                seat = game.to_act(state)[0]
+                assert (await svc.act(Where(row.channel, row.guild), people[seat],
+                                      game.legal_actions(state, seat)[0])).ok
+
+    async def notices(store, words):
+        return [o for o in await store.outgoing(1000) if words in o.payload["text"]]
+
+    async with open_store(db_target) as store:
+        svc = TableService(store, render=False)
+        assert (await svc.leagues.new(where, people["101"], "pebbles", "swiss", 2, "untimed", True)).ok
+        for u in people.values():
+            assert (await svc.leagues.join(where, u)).ok
+        assert (await svc.leagues.start(where, people["101"], True)).ok
+        await play_round(svc, store, 1)
+
+        async def killed(*args, **kwargs):
+            raise RuntimeError("killed after pairing")
+        monkeypatch.setattr(LeagueStore, "announce", killed)
+        with pytest.raises(RuntimeError, match="killed"):
+            await svc.leagues.settle()
+        assert (await LeagueStore(store).league(1)).round == 2 and not await notices(store, "round 2 of 2")
+        monkeypatch.undo()
+    for _restart in range(2):
+        async with open_store(db_target) as store:
+            svc = TableService(store, render=False)
+            await svc.leagues.settle()
+            assert len(await notices(store, "round 2 of 2")) == 1
+            round_2 = [p for p in await league_games(store, 1) if p.round == 2 and not p.bye]
+            assert round_2 and all(p.game_id for p in round_2)
+            assert len({(await store.game(p.game_id)).channel for p in round_2}) == len(round_2)
+    async with open_store(db_target) as store:
+        svc = TableService(store, render=False)
+        await play_round(svc, store, 2)
+        await svc.leagues.settle()
+        league = await LeagueStore(store).league(1)
+        assert league.status == "finished" and len(await notices(store, "League #1 is over.")) == 1

@@ -27,8 +27,10 @@ one of nw ne w e sw se); landing on someone: ``bump DIR``; landing on an Attack 
 with Bribery ``bribe N`` / ``no bribe`` by the target and ``accept`` / ``refuse`` by the attacker, with
 Petition ``petition SEAT``, ``ask N`` and everybody's ``vote yes`` / ``vote no``.
 
-Rulings of RULES.md this module implements, with the decisions taken where the rulebook and RULES.md are
-silent (each is tested in tests/test_wurrm*.py):
+Rulings of RULES.md this module implements, with its parts beside it (the board in engine/wurrm_board.py, the
+checks of random boards, the seat gems and the Start spaces in play in engine/wurrm_fairness.py, a turn's
+actions in engine/wurrm_turn.py), and the decisions taken where the rulebook and RULES.md are silent (each is
+tested in tests/test_wurrm*.py):
 
 - Z2 Start spaces in play (ruling, issue #14): with six players all six; with fewer, the max(players, 4)
   with the shortest race (``open_starts``; on the recommended board a1, a3, a4, a6 — a2 and a5 lie a step behind
@@ -138,33 +140,91 @@ explicit ``rules >= 3`` branch (``seat_bonus``):
 from __future__ import annotations
 
 import json
-from functools import cache, lru_cache
-from pathlib import Path
 
 from i18n import N_, W_
 
 from . import register
-from .core import Game, IllegalAction, State, read_number
-from .hexgrid import DIRECTIONS, neighbours
+from .core import Game, IllegalAction, State
 from .rng import Rng
 
-BOARD_FILE = Path(__file__).resolve().parent.parent / "data" / "wurrm" / "board.json"
-BOARD_DATA = json.loads(BOARD_FILE.read_text(encoding="utf-8"))  # static data, read once at import
-TILES: dict = BOARD_DATA["tiles"]
-DEFAULT_LAYOUT: list = BOARD_DATA["layouts"]["default"]
-
-BANK = 27
-LUCKY_WIN = 13
-HOSTILE_BRIBE = 6
-DICE = 6
-START_TILE = "a"
-SLEEP_TILES = ("f", "g")
-
-# Direction names in the order of engine.hexgrid.DIRECTIONS, for pointy-top hexes (q grows east, r south).
-DIRECTION_NAMES = ("e", "ne", "nw", "w", "sw", "se")
-STEP = dict(zip(DIRECTION_NAMES, DIRECTIONS, strict=True))
-# Offered in reading order, so a front end can lay them out as a 3 × 2 pad.
-DIRECTION_ORDER = ("nw", "ne", "w", "e", "sw", "se")
+# The board, its fairness and the turn live beside this module (engine/wurrm_board.py, engine/wurrm_fairness.py,
+# engine/wurrm_turn.py); their names are engine.wurrm's as they always were. Setup, placement and the bots read
+# seat_bonus, open_starts and default_layout here, so that bench/wurrm_balance.py and bench/wurrm_layouts.py can
+# try other values by setting them on this module.
+from .wurrm_board import (  # noqa: F401
+    BOARD_DATA,
+    BOARD_FILE,
+    DEFAULT_LAYOUT,
+    DIRECTION_NAMES,
+    DIRECTION_ORDER,
+    RANDOM_FILE,
+    RANDOM_FILES,
+    SLEEP_TILES,
+    START_TILE,
+    STEP,
+    TILES,
+    Board,
+    board_for,
+    board_of,
+    candidate_layouts,
+    default_layout,
+    layout_key,
+    listed_layouts,
+    tile_centre,
+    wing_layout,
+)
+from .wurrm_fairness import (  # noqa: F401
+    BEGINNER_VALUES,
+    MAX_DRAWN_WIDTH,
+    MAX_RACE,
+    MIN_RACE,
+    RACE_HORIZON,
+    RACE_SPREAD_ALL,
+    RACE_SPREAD_FOUR,
+    RACE_TURNS,
+    SEAT_BONUS,
+    SEAT_BONUS_2,
+    SEAT_BONUS_3,
+    SEAT_EDGE,
+    START_SPREAD,
+    beginner_turns,
+    expected_race,
+    fair_layout,
+    fair_race,
+    fair_seats,
+    finish_chances,
+    open_starts,
+    race_turns,
+    race_values,
+    seat_bonus,
+    seat_chances,
+    seat_edge,
+    start_spread,
+)
+from .wurrm_turn import (  # noqa: F401
+    BANK,
+    BORDER_NOTES,
+    BUMP_LINES,
+    DICE,
+    HOSTILE_BRIBE,
+    LUCKY_WIN,
+    MOVE_LINES,
+    PLURALS,
+    Turns,
+    can_cross,
+    crossing_cost,
+    faces_text,
+    option,
+    over,
+    parse_int,
+    petitions,
+    plural,
+    roll_die,
+    roll_value,
+    roll_value_raw,
+    transfer,
+    win,
+)
 
 VARIANTS = ("bumpers", "bribery", "reverse", "petition", "lucky")
 
@@ -177,237 +237,10 @@ ACTION_FORMS = (N_("place {space}"), N_("lucky {number}"), N_("wish {number}"), 
                 N_("bump {direction}"), N_("attack {player}"), N_("bribe {number}"), N_("no bribe"),
                 N_("accept"), N_("refuse"), N_("petition {player}"), N_("ask {number}"), N_("vote yes"),
                 N_("vote no"))
-# Counted things in the log: one template each for one and for many.
-PLURALS = {"gem": (N_("{n} gem"), N_("{n} gems")), "die": (N_("{n} die"), N_("{n} dice"))}
 # engine.core.summary_text ends the last line with a full stop: the alt text reads "Naughty!." (kept as it is).
 SUMMARY_ENDINGS = (N_("Naughty!."), N_("Karma!."))
 # A vote tally, "a yes, b no, c yes", read one vote at a time.
 TALLY = (N_("{seat} yes"), N_("{seat} no"), N_("{seat} yes, {rest}"), N_("{seat} no, {rest}"))
-
-
-# ----- the board -------------------------------------------------------------------------------------------
-def tile_centre(at: list[int] | tuple[int, int]) -> tuple[int, int]:
-    """The centre hex of the tile at lattice cell ``at``. Seven-hex tiles tile the plane on a lattice spanned
-    by (2, 1) and (-1, 3); that lattice is itself a hex grid, so tiles are neighbours exactly when their
-    lattice cells are (engine.hexgrid.neighbours)."""
-    a, b = at
-    return (2 * a - b, a + 3 * b)
-
-
-class Board:
-    """Spaces and borders of one layout: read-only, built once per layout (see ``board_for``)."""
-
-    def __init__(self, layout: tuple):
-        self.layout = layout
-        self.spaces: dict[str, dict] = {}
-        self.at: dict[tuple[int, int], str] = {}
-        self.borders: dict[frozenset, str] = {}
-        self.tiles: list[dict] = []
-        for tile, a, b, rot in layout:
-            self._place_tile(tile, (a, b), rot)
-        self.links: dict[str, dict[str, tuple[str, str]]] = {sid: {} for sid in self.spaces}
-        for sid, sp in self.spaces.items():
-            for name, (dq, dr) in STEP.items():
-                other = self.at.get((sp["q"] + dq, sp["r"] + dr))
-                if other is not None:
-                    kind = self.borders.setdefault(frozenset((sid, other)), "open")
-                    self.links[sid][name] = (other, kind)
-        self.starts = [sid for sid, sp in self.spaces.items() if sp["type"] == "start"]
-        self.sleeps = [sid for sid, sp in self.spaces.items() if sp["type"] == "sleep"]
-
-    def _place_tile(self, tile: str, at: tuple[int, int], rot: int) -> None:
-        data = TILES[tile]
-        cq, cr = tile_centre(at)
-        self.tiles.append({"tile": tile, "name": data["name"], "q": cq, "r": cr, "rot": rot})
-        cells = [(cq, cr)]
-        for k in range(6):
-            dq, dr = DIRECTIONS[(k + rot) % 6]
-            cells.append((cq + dq, cr + dr))
-        for index, (spec, (q, r)) in enumerate(zip([data["centre"], *data["ring"]], cells, strict=True)):
-            sid = f"{tile}{index}"
-            if (q, r) in self.at:
-                raise ValueError(f"tiles overlap at {sid}")
-            self.spaces[sid] = {"id": sid, "tile": tile, "type": spec["type"], "q": q, "r": r,
-                                "gems": spec.get("gems", 0)}
-            self.at[(q, r)] = sid
-        for k in range(6):
-            ring, after = f"{tile}{k + 1}", f"{tile}{(k + 1) % 6 + 1}"
-            self.borders[frozenset((f"{tile}0", ring))] = data["spokes"][k]
-            self.borders[frozenset((ring, after))] = data["rim"][k]
-
-    def passable(self, start: str) -> set[str]:
-        """Spaces reachable from ``start`` without crossing a hostile border (tolls are payable)."""
-        seen, todo = {start}, [start]
-        while todo:
-            for other, kind in self.links[todo.pop()].values():
-                if kind != "hostile" and other not in seen:
-                    seen.add(other)
-                    todo.append(other)
-        return seen
-
-    def connected(self) -> bool:
-        """Z1: every Start space reaches both Sleep spaces."""
-        return all(set(self.sleeps) <= self.passable(s) for s in self.starts)
-
-    def no_traps(self) -> bool:
-        """From every space a Gem or Sleep space is reachable over open borders alone, so a player without
-        gems is never shut in for good behind tolls and hostile borders."""
-        good = {sid for sid, sp in self.spaces.items() if sp["type"] in ("gem", "sleep")}
-        todo = list(good)
-        while todo:   # grow the set of spaces that reach a good one, backwards over open borders
-            sid = todo.pop()
-            for other, kind in self.links[sid].values():
-                if kind == "open" and other not in good:
-                    good.add(other)
-                    todo.append(other)
-        return len(good) == len(self.spaces)
-
-    def disjoint_routes(self, start: str, goal: str, enough: int = 2) -> int:
-        """How many routes from ``start`` to ``goal`` share no space but their ends (up to ``enough``), over
-        borders that are not hostile: unit-capacity augmenting paths on the spaces split in two."""
-        used: dict[tuple, int] = {}   # flow on arcs: (a, "out") -> (b, "in") between spaces, (a, "in") -> (a, "out")
-
-        def arcs(node):
-            sid, side = node
-            if side == "in":
-                if sid == start or sid == goal or used.get((node, (sid, "out")), 0) == 0:
-                    yield (sid, "out"), (node, (sid, "out")), 1
-                for other, kind in self.links[sid].values():   # cancel flow that came in here
-                    if used.get(((other, "out"), node), 0) and kind != "hostile":
-                        yield (other, "out"), ((other, "out"), node), -1
-            else:
-                for other, kind in self.links[sid].values():
-                    if kind != "hostile" and used.get((node, (other, "in")), 0) == 0:
-                        yield (other, "in"), (node, (other, "in")), 1
-                if used.get(((sid, "in"), node), 0):
-                    yield (sid, "in"), ((sid, "in"), node), -1
-
-        flow = 0
-        while flow < enough:
-            source, sink = (start, "out"), (goal, "in")
-            back = {source: None}
-            todo = [source]
-            while todo and sink not in back:
-                node = todo.pop(0)
-                for nxt, arc, sign in arcs(node):
-                    if nxt not in back:
-                        back[nxt] = (node, arc, sign)
-                        todo.append(nxt)
-            if sink not in back:
-                break
-            node = sink
-            while back[node] is not None:
-                prev, arc, sign = back[node]
-                used[arc] = used.get(arc, 0) + sign
-                node = prev
-            flow += 1
-        return flow
-
-    def open_routes(self) -> bool:
-        """Every Start space has at least two routes sharing no space to each Sleep space (issue #14)."""
-        return all(self.disjoint_routes(a, z) >= 2 for a in self.starts for z in self.sleeps)
-
-    def drawn_width(self) -> float:
-        """The board's width in hex circumradii as render/wurrm_board.py draws it: pointy-top hexes, or turned a
-        quarter (flat-top) when the board is wider than tall, so the narrower extent runs across the image."""
-        xs = [3 ** 0.5 * (sp["q"] + sp["r"] / 2) for sp in self.spaces.values()]
-        ys = [1.5 * sp["r"] for sp in self.spaces.values()]
-        span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
-        return span_x + 3 ** 0.5 if span_x <= span_y else span_y + 2
-
-    def distances_to_sleep(self) -> dict[str, int]:
-        """Fewest steps from each space to the nearer Sleep space, over non-hostile borders (for views)."""
-        return self.distances(self.sleeps, ("open", "toll"))
-
-    def distances(self, targets, kinds) -> dict[str, int]:
-        """Fewest steps from each space to the nearest of ``targets``, crossing only borders of ``kinds``."""
-        dist = {s: 0 for s in targets}
-        frontier = list(targets)
-        while frontier:
-            nxt = []
-            for sid in frontier:
-                for other, kind in self.links[sid].values():
-                    if kind in kinds and other not in dist:
-                        dist[other] = dist[sid] + 1
-                        nxt.append(other)
-            frontier = nxt
-        return dist
-
-
-@lru_cache(maxsize=256)
-def board_for(layout: tuple) -> Board:
-    return Board(layout)
-
-
-def layout_key(placements: list) -> tuple:
-    """A hashable layout from its JSON form: [[tile, a, b, rot], ...]."""
-    return tuple((p[0], p[1], p[2], p[3]) for p in placements)
-
-
-def default_layout() -> list:
-    return [[p["tile"], p["at"][0], p["at"][1], p["rot"]] for p in DEFAULT_LAYOUT]
-
-
-MIN_RACE, MAX_RACE, START_SPREAD = 7, 10, 2   # steps from a Start space to the nearer Sleep space (fair_layout)
-# A random board at most this many hex radii wide, so that drawn at the default board's 40 px hexes it fits the
-# 800 px image (752 px inside the margins) and its text stays phone-legible (issue #14; render/wurrm_board.py).
-MAX_DRAWN_WIDTH = 752 / 40
-
-
-def wing_layout(first, second, third, near: str, rots) -> list:
-    """A layout of two wings: ``near``'s print at ``first`` beside the Start tile, the other Space print at
-    ``second``, a Sleep tile at ``third``, turned by ``rots``; the other wing is its half turn."""
-    pair = {"b": "c", "d": "e", "f": "g"}
-    far = "d" if near == "b" else "b"
-    wing = [(near, first, rots[0]), (far, second, rots[1]), ("f", third, rots[2])]
-    layout = [[START_TILE, 0, 0, 0]]
-    layout += [[tile, at[0], at[1], rot] for tile, at, rot in wing]
-    layout += [[pair[tile], -at[0], -at[1], (rot + 3) % 6] for tile, at, rot in wing]
-    return layout
-
-
-def candidate_layouts():
-    """Every arrangement ``random_layout`` may draw before the checks (Z1, issue #14): like the recommended
-    board, two wings leave the Start tile and the board looks the same after a half turn, so the Start spaces
-    come in equal pairs (a1/a4, a2/a5, a3/a6) — a random board without that symmetry was never fair to every
-    Start space. One wing: a Space tile beside the Start tile, the other print's Space tile beside it away from
-    the Start tile, a Sleep tile beside that, each turned any way; the other wing is its half turn."""
-    from .hexgrid import distance
-
-    for first in neighbours(0, 0):
-        for second in neighbours(*first):
-            if distance(second, (0, 0)) != 2:
-                continue
-            for third in neighbours(*second):
-                if distance(third, (0, 0)) < 2 or distance(third, first) != 2:
-                    continue
-                for near in ("b", "d"):
-                    for r0 in range(6):
-                        for r1 in range(6):
-                            for r2 in range(6):
-                                layout = wing_layout(first, second, third, near, (r0, r1, r2))
-                                cells = [(p[1], p[2]) for p in layout]
-                                if len(set(cells)) == len(cells):    # the wings do not cross
-                                    yield layout
-
-
-# The arrangements that pass ``fair_layout``, found once by bench/wurrm_layouts.py (running every check on every
-# candidate takes minutes, so game setup only draws from the list; tests/test_wurrm.py checks every entry again).
-# Each rules version draws from its own list (issue #26): rules 1 from issue #14's list, never changed again, so
-# a rules-1 game rebuilt from its seed draws what it drew; rules 2 from the list measured with its seat gems; a
-# version with no file of its own from the latest before it (rules 3 from rules 2's, issue #36).
-RANDOM_FILES = {1: BOARD_FILE.with_name("random_layouts.json"), 2: BOARD_FILE.with_name("random_layouts.rules2.json")}
-RANDOM_FILE = RANDOM_FILES[2]     # the list new games draw from (bench/wurrm_layouts.py writes it)
-
-
-@cache
-def listed_layouts(rules: int) -> list[dict]:
-    """The arrangements listed for a rules version: ``{"layout": [...], "players": [counts it was checked for]}``.
-    A version without a file of its own draws from the latest list before it. Rules 3 (issue #36) has none: it
-    changed only the four-player seat gems, so at 2, 3, 5 and 6 players its games are rules 2's, and rules 2's
-    three four-player arrangements were played again under rules 3's +0/+1/+2/+2 (2,000 fresh games of each
-    placement model, seeds 380,000,000 on) and all passed (data/wurrm/DESIGN.md, "Rules 3's random boards")."""
-    return json.loads(RANDOM_FILES[min(rules, max(RANDOM_FILES))].read_text(encoding="utf-8"))["layouts"]
 
 
 def random_layouts() -> list[dict]:
@@ -440,325 +273,8 @@ def random_layout(rng: Rng, players: int, rules: int = 3) -> list:
     return [list(p) for p in rng.choice(listed)]
 
 
-def start_spread(board: Board) -> int:
-    """How much better one Start space is than another: the spread of (steps to the nearer Sleep space minus
-    the Start space's gems; a gem is worth about a step)."""
-    dist = board.distances_to_sleep()
-    worth = [dist.get(s, 99) - board.spaces[s]["gems"] for s in board.starts]
-    return max(worth) - min(worth)
-
-
-def fair_layout(board: Board, seats: bool = True) -> bool:
-    """The checks a layout must pass, cheap enough for game setup (the win rates and game lengths of whole
-    games are measured offline by bench/wurrm_balance.py): the board fits the image (MAX_DRAWN_WIDTH), every
-    Start space reaches both Sleep spaces (Z1) by two routes sharing no space, no space shuts a gemless player
-    in, the nearer Sleep space is MIN_RACE to MAX_RACE steps from every Start space and, counting a gem as a
-    step, no Start space is more than START_SPREAD better than another (``start_spread``); last the quick
-    simulation gate ``fair_race``."""
-    if not board.connected() or board.drawn_width() > MAX_DRAWN_WIDTH:
-        return False
-    dist = board.distances_to_sleep()
-    race = [dist[s] for s in board.starts]
-    if not (MIN_RACE <= min(race) and max(race) <= MAX_RACE and start_spread(board) <= START_SPREAD):
-        return False
-    if not (board.no_traps() and board.open_routes()):
-        return False
-    return fair_race(board) and (not seats or fair_seats(board))
-
-
-def fair_race(board: Board) -> bool:
-    """The quick simulation gate (issue #14): a lone beginner's expected race (``race_turns``) is alike from
-    the Start spaces in play — within RACE_SPREAD_FOUR turns among the four fastest, RACE_SPREAD_ALL among all
-    six — and no longer than RACE_TURNS from any."""
-    race = sorted(race_turns(board).values())
-    return race[3] - race[0] <= RACE_SPREAD_FOUR and race[-1] - race[0] <= RACE_SPREAD_ALL and race[-1] <= RACE_TURNS
-
-
-# ----- the quick simulation gate for random boards (issue #14) ----------------------------------------------
-# Bounds on a lone beginner's expected race in turns (``race_turns``), from the recommended board (0 among its
-# four fastest Start spaces, 0.76 among all six, 6.64 at most) with a little room.
-RACE_SPREAD_FOUR = 0.3   # among the four fastest Start spaces (all that are in play with up to four players)
-RACE_SPREAD_ALL = 0.8    # among all six (five and six players)
-RACE_TURNS = 7.0         # the slowest Start space
-
-
-# How often a beginner (``Wurrm.bot_actions``) achieves each value 0..6 in one roll: a lucky number 1–4 at
-# random, a wish the dice already show (1–3) or else 1 or 2, the free reroll of the dice that miss it. Sampled
-# once (20,000 rolls; tests/test_wurrm.py samples it again through the engine), so the gate is deterministic.
-BEGINNER_VALUES = (0.0995, 0.5465, 0.2952, 0.0588, 0.0, 0.0, 0.0)
-
-
-def race_turns(board: Board) -> dict[str, float]:
-    """``expected_race`` once per board (boards are cached per layout)."""
-    if not hasattr(board, "race"):
-        board.race = expected_race(board)
-    return board.race
-
-
-def beginner_turns(board: Board, cap: int = 3) -> dict[tuple[str, int], dict[tuple[str, int], float]]:
-    """One turn of a lone beginner as a Markov chain over (space, gems up to ``cap``): from each state not on a
-    Sleep space, the chance of each state the turn ends in. The beginner's dice (``BEGINNER_VALUES``) and steps
-    (``Wurrm.bot_actions``: towards the nearer Sleep space paying tolls while it has a gem, else towards a Gem
-    space over open borders; ties at random), End-your-turn stops, tolls and Gem spaces. No rivals, so no bumps
-    or Attacks. Built once per board (boards are cached per layout)."""
-    if hasattr(board, "chain"):
-        return board.chain
-    to_sleep = board.distances(board.sleeps, ("open", "toll"))
-    goals = [sid for sid, sp in board.spaces.items() if sp["type"] in ("gem", "sleep")]
-    to_gem = board.distances(goals, ("open",))
-    kinds = {sid: sp["type"] for sid, sp in board.spaces.items()}
-
-    @cache
-    def ends(here: str, left: int, gems: int, visited: frozenset) -> tuple:
-        """Where a move of ``left`` steps ends: ((space, gems), probability), the beginner's ties at random."""
-        dist = to_sleep if gems else to_gem
-        steps = [(o, k) for o, k in board.links[here].values()
-                 if o not in visited and k != "hostile" and (k == "open" or gems >= 1)]
-        if left == 0 or not steps:
-            return (((here, gems), 1.0),)
-        best = min(dist.get(o, 99) for o, _ in steps)
-        steps = [(o, k) for o, k in steps if dist.get(o, 99) == best]
-        out: dict = {}
-        for o, k in steps:
-            g = min(cap, gems - (k == "toll") + (kinds[o] == "gem"))
-            if kinds[o] in ("end", "sleep"):
-                sub = (((o, g), 1.0),)
-            else:
-                sub = ends(o, left - 1, g, visited | {o})
-            for key, p in sub:
-                out[key] = out.get(key, 0.0) + p / len(steps)
-        return tuple(out.items())
-
-    chain = {}
-    for sid in board.spaces:
-        if kinds[sid] == "sleep":
-            continue
-        for g in range(cap + 1):
-            nxt = {(sid, g): BEGINNER_VALUES[0]}    # a failed wish: the avatar stays
-            for v, p in enumerate(BEGINNER_VALUES):
-                if v and p:
-                    for end, q in ends(sid, v, g, frozenset([sid])):
-                        nxt[end] = nxt.get(end, 0.0) + p * q
-            chain[(sid, g)] = nxt
-    board.chain = chain
-    return chain
-
-
-def expected_race(board: Board, cap: int = 3) -> dict[str, float]:
-    """Expected turns for a lone beginner (``beginner_turns``) to reach a Sleep space from each Start space,
-    holding its Start space's gems plus one (a middle seat's bonus), solved by value iteration. The quick
-    simulation gate of ``fair_layout``: it prices every Start space's race in turns, which a step count alone
-    does not (End spaces, tolls, Gem spaces)."""
-    expect = race_values(board, cap)
-    return {s: expect[(s, min(cap, board.spaces[s]["gems"] + 1))] for s in board.starts}
-
-
-def race_values(board: Board, cap: int = 3) -> dict[tuple[str, int], float]:
-    """A lone beginner's expected turns to reach a Sleep space from every (space, gems up to ``cap``), solved
-    by value iteration over ``beginner_turns``. Built once per board (boards are cached per layout)."""
-    cached = board.__dict__.setdefault("race_values", {})
-    if cap in cached:
-        return cached[cap]
-    chain = beginner_turns(board, cap)
-    expect = {st: 0.0 for st in chain}
-    stay = BEGINNER_VALUES[0]
-    for _ in range(200):
-        change = 0.0
-        for st, nxt in chain.items():
-            # E = 1 + P(stay) E + sum_end P(end) E(end), solved for E (a Sleep space costs nothing more)
-            rest = sum(q * expect.get(e, 0.0) for e, q in nxt.items() if e != st)
-            new = (1 + rest) / (1 - stay)
-            change = max(change, abs(new - expect[st]))
-            expect[st] = new
-        if change < 1e-4:
-            break
-    cached[cap] = expect
-    return expect
-
-
-# The seat gate for random boards (issue #14). The seat gems (SEAT_BONUS) make up for moving later only where a
-# gem makes a beginner faster, that is where the short routes cross tolls; on most random boards one gem pays
-# every toll on the way, every Start space already gives one, and the first seat won 57–61 % at two players
-# (bench/wurrm_balance.py). ``seat_edge`` prices that per board: the first seat's chance at two players if both
-# raced alone (``finish_chances``), each from a random Start space in play with its gems plus its SEAT_BONUS.
-# The lone race overstates what a gem is worth (the recommended board: 14 %, measured 47 %, since Attack spaces
-# hand gems back), so the band was set by measuring boards across it (DESIGN.md: edges 0.26–0.44 measured 48–54 %,
-# 0.21 measured 39 %, 0.46 and up 54–61 %): a board is kept when its edge lies within SEAT_EDGE. It is a sieve,
-# not a proof: bench/wurrm_layouts.py --games also plays the survivors.
-SEAT_EDGE = (0.24, 0.45)
-RACE_HORIZON = 40   # turns followed by ``finish_chances``; a lone beginner finishes within 40 in all but 1e-6
-
-
-def finish_chances(board: Board, start: str, gems: int, cap: int = 3) -> list[float]:
-    """The chance that a lone beginner (``beginner_turns``) starting on ``start`` with ``gems`` has reached a
-    Sleep space by the end of its 1st, 2nd, ... RACE_HORIZON-th turn."""
-    chain = beginner_turns(board, cap)
-    now, done, out = {(start, min(cap, gems)): 1.0}, 0.0, []
-    for _ in range(RACE_HORIZON):
-        nxt: dict = {}
-        for st, p in now.items():
-            for end, q in chain[st].items():
-                if end not in chain:
-                    done += p * q         # a Sleep space
-                else:
-                    nxt[end] = nxt.get(end, 0.0) + p * q
-        now = nxt
-        out.append(done)
-    return out
-
-
-def seat_chances(board: Board, players: int, rules: int = 1) -> list[float]:
-    """Each seat's chance to win if every player raced alone (no bumps, no Attacks) from a random Start space in
-    play (``open_starts``) with its gems plus SEAT_BONUS: seat k wins on its t-th turn when the seats before it
-    have not finished by their t-th turn and those after it not by their (t-1)-th."""
-    starts = open_starts(board, players)
-    cdfs = []
-    for k in range(players):
-        each = [finish_chances(board, s, board.spaces[s]["gems"] + seat_bonus(k, players, rules)) for s in starts]
-        cdfs.append([sum(c[t] for c in each) / len(each) for t in range(RACE_HORIZON)])
-    wins = []
-    for k in range(players):
-        total = 0.0
-        for t in range(RACE_HORIZON):
-            p = cdfs[k][t] - (cdfs[k][t - 1] if t else 0.0)
-            for j in range(players):
-                if j != k:
-                    p *= 1 - (cdfs[j][t] if j < k else (cdfs[j][t - 1] if t else 0.0))
-            total += p
-        wins.append(total)
-    return [w / sum(wins) for w in wins]
-
-
-def seat_edge(board: Board) -> float:
-    """The first seat's chance at two players racing alone (``seat_chances``)."""
-    return seat_chances(board, 2)[0]
-
-
-def fair_seats(board: Board) -> bool:
-    """The seat gate (issue #14): ``seat_edge`` within SEAT_EDGE, so the seat gems make up for moving later."""
-    return SEAT_EDGE[0] <= seat_edge(board) <= SEAT_EDGE[1]
-
-
-def seat_bonus(index: int, players: int, rules: int = 1) -> int:
-    """Z4 (decided): the gems a player takes beside its Start space's, by its place in the turn order (0 first)
-    and the number of players: SEAT_BONUS under rules 1, SEAT_BONUS_2 under rules 2 (issue #26), SEAT_BONUS_3
-    under rules 3 (issue #36: four players)."""
-    if rules >= 3:
-        return SEAT_BONUS_3[players][index]
-    if rules >= 2:
-        return SEAT_BONUS_2[players][index]
-    return SEAT_BONUS[players][index]
-
-
-# Z4 (decided, issue #14): gems for playing later, by the number of players; measured by bench/wurrm_balance.py.
-# Rules 1 (every game begun before issue #26); kept as it is, since those games replay by it.
-SEAT_BONUS = {2: (0, 1), 3: (0, 1, 1), 4: (0, 1, 1, 2), 5: (0, 1, 1, 2, 2), 6: (0, 1, 1, 2, 2, 3)}
-# Z4 under rules 2 (issue #26): measured on fresh games at every size (DESIGN.md).
-SEAT_BONUS_2 = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 1, 2), 5: (0, 0, 0, 1, 1), 6: (0, 0, 0, 1, 1, 1)}
-# Z4 under rules 3 (issue #36): four players changed, chosen on selection seeds and measured on fresh ones
-# (DESIGN.md); every other size as under rules 2.
-SEAT_BONUS_3 = {**SEAT_BONUS_2, 4: (0, 1, 2, 2)}
-
-
-def open_starts(board: Board, players: int) -> list[str]:
-    """Z2 (decided, issue #14): the Start spaces in play. With six players all six; with fewer, the
-    max(players, 4) Start spaces with the shortest race (``race_turns``, ties by name) — on the recommended
-    board a1, a3, a4 and a6, which step straight onto a wing, while a2 and a5 lie a step behind them and are
-    left empty below five players."""
-    if players >= len(board.starts):
-        return list(board.starts)
-    race = race_turns(board)
-    keep = sorted(board.starts, key=lambda s: (round(race[s], 2), s))[:max(players, 4)]
-    return [s for s in board.starts if s in keep]
-
-
-def board_of(state: State) -> Board:
-    return board_for(layout_key(state["layout"]))
-
-
-# ----- small helpers on the state ---------------------------------------------------------------------------
-def option(state: State, name: str) -> bool:
-    return bool(state["options"].get(name))
-
-
-def transfer(state: State, giver: str | None, taker: str | None, amount: int) -> int:
-    """Move up to ``amount`` gems (None is the bank); returns how many moved. All 27 stay accounted for."""
-    have = state["bank"] if giver is None else state["gems"][giver]
-    n = max(0, min(amount, have))
-    if giver is None:
-        state["bank"] -= n
-    else:
-        state["gems"][giver] -= n
-    if taker is None:
-        state["bank"] += n
-    else:
-        state["gems"][taker] += n
-    if taker is not None and n and option(state, "lucky") and state["gems"][taker] >= LUCKY_WIN:
-        win(state, taker, "lucky")
-    return n
-
-
-def win(state: State, seat: str, reason: str) -> None:
-    if state["winner"] is None:
-        state["winner"], state["reason"], state["phase"] = seat, reason, "over"
-
-
-def over(state: State) -> bool:
-    return state["winner"] is not None
-
-
-def crossing_cost(state: State, kind: str, here: str | None = None, there: str | None = None) -> int | None:
-    """Gems needed to cross a border of this kind between ``here`` and ``there``, or None if it cannot be
-    crossed (Z3, Z8 Bribery). A Sleep space's walls are not for sale: no bribe crosses a hostile border that
-    touches a Sleep space."""
-    if kind == "open":
-        return 0
-    if kind == "toll":
-        return 1
-    if not option(state, "bribery"):
-        return None
-    spaces = board_of(state).spaces
-    if any(sid is not None and spaces[sid]["type"] == "sleep" for sid in (here, there)):
-        return None
-    return HOSTILE_BRIBE
-
-
-def can_cross(state: State, seat: str, kind: str, here: str | None = None, there: str | None = None) -> bool:
-    cost = crossing_cost(state, kind, here, there)
-    return cost is not None and state["gems"][seat] >= cost
-
-
-def petitions(state: State) -> bool:
-    """Z8 Petition is in force: the option is on and there are three players or more (at two the vote is
-    always one against one, a tie that fails, so the ordinary Attack of Z6 applies instead)."""
-    return option(state, "petition") and len(state["seats"]) > 2
-
-
-def roll_die(rng: Rng, lucky: int) -> int:
-    """Z5: a die showing the lucky number is rolled again until it does not."""
-    face = rng.die()
-    while face == lucky:
-        face = rng.die()
-    return face
-
-
-def roll_value(state: State, roll: dict) -> int:
-    """Z5: the wish if at least that many dice show it, else 0; Bumpers adds 1 (Z8)."""
-    wish = roll["wish"]
-    value = wish if sum(1 for f in roll["faces"] if f == wish) >= wish else 0
-    return value + 1 if option(state, "bumpers") else value
-
-
-def parse_int(word: str, lo: int, hi: int, what: str) -> int:
-    """A number from lo to hi typed with ASCII digits (read_number: '³' or '١' is no number here)."""
-    n = read_number(word)
-    if n is None or not lo <= n <= hi:
-        raise IllegalAction("{what} must be a number from {lo} to {hi}.", what=what, lo=lo, hi=hi)
-    return n
-
-
 # ----- the game ----------------------------------------------------------------------------------------------
-class Wurrm(Game):
+class Wurrm(Turns, Game):
     key = "wurrm"
     title = "WURRM World"
     rules = 3
@@ -932,89 +448,6 @@ class Wurrm(Game):
     def _legal_vote(self, state, seat):
         return ["vote yes", "vote no"]
 
-    def steps(self, state: State, seat: str) -> dict[str, str]:
-        """Z5/Z3: the directions the mover may step now, in reading order → the space it would enter."""
-        board = board_of(state)
-        here = state["positions"][seat]
-        visited = set(state["move"]["visited"])
-        out = {}
-        for d in DIRECTION_ORDER:
-            link = board.links[here].get(d)
-            if link and link[0] not in visited and can_cross(state, seat, link[1], here, link[0]):
-                out[d] = link[0]
-        return out
-
-    def bump_steps(self, state: State, seat: str) -> dict[str, str]:
-        """Z7: where the mover may push ``seat``: through borders it can pay for, never through a hostile
-        border (a bribe is the payer's own choice) nor onto a Sleep space, not onto the mover, not onto an
-        avatar already bumped this turn."""
-        board = board_of(state)
-        here = state["positions"][seat]
-        blocked = {state["positions"][state["turn"]]}
-        blocked |= {state["positions"][s] for s in state["bumped"]}
-        out = {}
-        for d in DIRECTION_ORDER:
-            link = board.links[here].get(d)
-            if (link and link[0] not in blocked and link[1] != "hostile"
-                    and board.spaces[link[0]]["type"] != "sleep" and can_cross(state, seat, link[1])):
-                out[d] = link[0]
-        return out
-
-    def reach(self, state: State, seat: str) -> list[str]:
-        """Every space where the move in progress can end (issue #14: the mover's image marks them), Sleep
-        spaces included: paths of exactly the steps left (Z5: each space once per move), cut short by an
-        End-your-turn or Sleep space (Z2) or where no step remains; tolls and bribes paid from the gems held at
-        that moment, Gem spaces paying on the way (Z3, Z8), as ``steps`` and ``_play_move`` do."""
-        board = board_of(state)
-        mv = state["move"]
-        gain = 2 if option(state, "bribery") else 1
-        lucky = option(state, "lucky")
-        ends: set[str] = set()
-
-        def walk(here: str, left: int, visited: frozenset, gems: int, bank: int) -> None:
-            if left == 0:
-                ends.add(here)
-                return
-            moved = False
-            for there, kind in board.links[here].values():
-                cost = crossing_cost(state, kind, here, there)
-                if there in visited or cost is None or gems < cost:
-                    continue
-                moved = True
-                g, b = gems - cost, bank + cost
-                kind_there = board.spaces[there]["type"]
-                if kind_there == "gem":
-                    got = min(gain, b)
-                    g, b = g + got, b - got
-                if kind_there in ("end", "sleep") or (lucky and g >= LUCKY_WIN):
-                    ends.add(there)
-                else:
-                    walk(there, left - 1, visited | {there}, g, b)
-            if not moved:
-                ends.add(here)
-
-        walk(state["positions"][seat], mv["left"], frozenset(mv["visited"]), state["gems"][seat], state["bank"])
-        return sorted(ends)
-
-    def petition_targets(self, state: State, seat: str) -> list[str]:
-        return [s for s in state["seats"] if s != seat and state["gems"][s] > 0]
-
-    # ----- playing -----------------------------------------------------------------------------------------
-    def play(self, state: State, seat: str, action: str) -> None:
-        words = action.split()
-        # Seats are case-sensitive names; every other word is matched in lower case.
-        keep_case = state["phase"] in ("target", "petition")
-        words = [w if keep_case and i == 1 else w.lower() for i, w in enumerate(words)]
-        handler = getattr(self, f"_play_{state['phase']}")
-        handler(state, seat, words)
-
-    def _record(self, state: State, seat: str, action: str, text: str, spaces=()) -> None:
-        state["last"] = {"seat": seat, "action": action, "text": text, "spaces": list(spaces)}
-
-    def _expect(self, words: list[str], *forms: str) -> None:
-        if not words or words[0] not in {f.split()[0] for f in forms}:
-            raise IllegalAction("Now: {forms}.", forms=", ".join(forms))
-
     # placing ---------------------------------------------------------------------------------------------
     def _play_place(self, state, seat, words):
         self._expect(words, "place SPACE")
@@ -1037,341 +470,6 @@ class Wurrm(Game):
             state["actor"] = unplaced[0]
         else:
             self._begin_turn(state, state["order"][0])
-
-    # rolling ---------------------------------------------------------------------------------------------
-    def _begin_turn(self, state, seat):
-        state.update(phase="lucky", actor=seat, turn=seat, roll=None, move=None, bumping=[], bumped=[],
-                     effects=[], attack=None, petition=None)
-
-    def _start_roll(self, state, roller, purpose, target=None):
-        rng = Rng(state)
-        lucky = state["lucky"][roller]
-        state["roll"] = {"roller": roller, "purpose": purpose, "target": target, "lucky": lucky,
-                         "faces": [roll_die(rng, lucky) for _ in range(DICE)], "wish": None,
-                         "marked": [False] * DICE, "free_used": False, "paid": 0}
-        state["phase"], state["actor"] = "wish", roller
-
-    def _play_lucky(self, state, seat, words):
-        self._expect(words, "lucky 1-4")
-        if len(words) != 2:
-            raise IllegalAction("Choose your lucky number: lucky 1, lucky 2, lucky 3 or lucky 4.")
-        n = parse_int(words[1], 1, 4, "Your lucky number")
-        state["lucky"][seat] = n
-        state["turns"][seat] += 1
-        self._start_roll(state, seat, "move")
-        self._record(state, seat, f"lucky {n}", N_("{seat} picks lucky number {n} and rolls {faces}.").format(
-            seat=seat, n=n, faces=faces_text(state["roll"]["faces"])))
-
-    def _play_wish(self, state, seat, words):
-        self._expect(words, "wish 1-6")
-        if len(words) != 2:
-            raise IllegalAction("Make a wish from 1 to 6, e.g. wish 2.")
-        n = parse_int(words[1], 1, 6, "A wish")
-        roll = state["roll"]
-        roll["wish"] = n
-        roll["marked"] = [f != n for f in roll["faces"]]
-        state["phase"] = "reroll"
-        have = sum(1 for f in roll["faces"] if f == n)
-        self._record(state, seat, f"wish {n}", N_("{seat} wishes for {n} ({have} of {n} showing).").format(
-            seat=seat, n=n, have=have))
-
-    def _play_reroll(self, state, seat, words):
-        roll = state["roll"]
-        action = " ".join(words)
-        if len(words) == 2 and words[0] == "toggle":
-            k = parse_int(words[1], 1, DICE, "A die")
-            roll["marked"][k - 1] = not roll["marked"][k - 1]
-            text = N_("{seat} marks die {k}.") if roll["marked"][k - 1] else N_("{seat} keeps die {k}.")
-            self._record(state, seat, f"toggle {k}", text.format(seat=seat, k=k))
-            return
-        if action in ("reroll", "pay reroll"):
-            if not any(roll["marked"]):
-                raise IllegalAction("Mark at least one die to reroll first (toggle N).")
-            if action == "reroll":
-                if roll["free_used"]:
-                    raise IllegalAction("The free reroll is used; say 'pay reroll' to reroll for a gem.")
-            else:
-                if not roll["free_used"]:
-                    raise IllegalAction("Use your free reroll first: say 'reroll'.")
-                if state["gems"][seat] < 1:
-                    raise IllegalAction("A paid reroll costs a gem, and you have none.")
-                transfer(state, seat, None, 1)
-                roll["paid"] += 1
-            roll["free_used"] = True
-            rng = Rng(state)
-            dice = [k for k in range(DICE) if roll["marked"][k]]
-            for k in dice:
-                roll["faces"][k] = roll_die(rng, roll["lucky"])
-            roll["marked"] = [f != roll["wish"] for f in roll["faces"]]
-            text = N_("{seat} rerolls {dice} for a gem: {faces}.") if action == "pay reroll" else \
-                N_("{seat} rerolls {dice}: {faces}.")
-            self._record(state, seat, action, text.format(seat=seat, dice=plural(len(dice), "die", "dice"),
-                                                          faces=faces_text(roll["faces"])))
-            return
-        if action == "stop":
-            self._finish_roll(state, seat)
-            return
-        raise IllegalAction("Now: toggle 1-6 to mark dice, reroll, pay reroll, or stop.")
-
-    def _finish_roll(self, state, seat):
-        roll = state["roll"]
-        value = roll_value(state, roll)
-        state["last_roll"] = {**roll, "value": value}
-        state["roll"] = None
-        came = "comes true" if value and roll_value_raw(roll) else "fails"
-        if roll["purpose"] == "move":
-            text = N_("{seat} stops: wish {wish} comes true, value {value}.") if came == "comes true" else \
-                N_("{seat} stops: wish {wish} fails, value {value}.")
-            self._record(state, seat, "stop", text.format(seat=seat, wish=roll["wish"], value=value))
-            self._start_move(state, seat, value)
-        else:
-            self._resolve_attack(state, seat, roll["target"], value, came)
-
-    # moving ----------------------------------------------------------------------------------------------
-    def _start_move(self, state, seat, value):
-        if value == 0:
-            self._end_turn(state)
-            return
-        state["move"] = {"value": value, "left": value, "visited": [state["positions"][seat]]}
-        state["phase"], state["actor"] = "move", seat
-        if not self.steps(state, seat):
-            # Decided: a move that cannot take its first step lands nowhere (the avatar never left).
-            state["last"]["text"] += " " + N_("{seat} has no way to move.").format(seat=seat)
-            self._end_turn(state)
-
-    def _play_move(self, state, seat, words):
-        self._expect(words, "move DIRECTION")
-        options = self.steps(state, seat)
-        if len(words) != 2 or words[1] not in options:
-            if options:
-                raise IllegalAction("You can move {directions}.", directions=", ".join(options))
-            raise IllegalAction("No step is possible.")
-        d = words[1]
-        board = board_of(state)
-        here = state["positions"][seat]
-        there, kind = board.links[here][d]
-        paid = transfer(state, seat, None, crossing_cost(state, kind, here, there))
-        state["positions"][seat] = there
-        mv = state["move"]
-        mv["visited"].append(there)
-        mv["left"] -= 1
-        notes = [BORDER_NOTES[kind].format(gems=plural(paid, "gem"))] if paid else []
-        notes += self._touch(state, seat, there, moving=True)
-        text = MOVE_LINES[len(notes)].format(seat=seat, direction=d, space=there, notes=", ".join(notes),
-                                             paid=notes[0] if notes else "", note=notes[-1] if notes else "")
-        self._record(state, seat, f"move {d}", text, mv["visited"])
-        if over(state):
-            return
-        if mv["left"] > 0 and board.spaces[there]["type"] != "end" and self.steps(state, seat):
-            return
-        if mv["left"] > 0 and board.spaces[there]["type"] != "end":
-            state["last"]["text"] += " " + N_("No step remains: {seat} stops.").format(seat=seat)
-        self._land(state, seat)
-
-    def _touch(self, state, seat, sid, moving: bool) -> list[str]:
-        """Z2 touch effects of entering ``sid`` (and Reverse, Z8). Returns notes for the log."""
-        kind = board_of(state).spaces[sid]["type"]
-        notes = []
-        if kind == "gem":
-            got = transfer(state, None, seat, 2 if option(state, "bribery") else 1)
-            notes.append(N_("takes {gems}").format(gems=plural(got, "gem")) if got else N_("finds the bank empty"))
-        elif kind == "sleep":
-            win(state, seat, "sleep")
-            notes.append(N_("falls asleep — good night"))
-        elif kind == "end" and moving:
-            notes.append(N_("must end the turn here"))
-        elif kind == "attack" and option(state, "reverse"):
-            state["order"].reverse()
-            notes.append(N_("reverses the turn order"))
-        return notes
-
-    def _land(self, state, seat):
-        """The move is over: bump whoever is here (Z7), then resolve land effects."""
-        here = state["positions"][seat]
-        state["move"]["left"] = 0
-        if board_of(state).spaces[here]["type"] == "attack":
-            state["effects"].append(seat)
-        state["bumping"] = [s for s in state["order"] if s != seat and state["positions"][s] == here]
-        self._continue_bumps(state)
-
-    # bumping ---------------------------------------------------------------------------------------------
-    def _continue_bumps(self, state):
-        """Skip occupants that cannot be pushed anywhere (they stay), then ask the mover or move on."""
-        while state["bumping"] and not self.bump_steps(state, state["bumping"][0]):
-            stuck = state["bumping"].pop(0)
-            state["last"]["text"] += " " + N_("{seat} cannot be bumped anywhere and stays.").format(seat=stuck)
-        if state["bumping"]:
-            state["phase"], state["actor"] = "bump", state["turn"]
-        else:
-            self._next_effect(state)
-
-    def _play_bump(self, state, seat, words):
-        self._expect(words, "bump DIRECTION")
-        victim = state["bumping"][0]
-        options = self.bump_steps(state, victim)
-        if len(words) != 2 or words[1] not in options:
-            raise IllegalAction("You can bump {seat} {directions}.", seat=victim, directions=", ".join(options))
-        d = words[1]
-        here = state["positions"][victim]
-        there, kind = board_of(state).links[here][d]
-        paid = transfer(state, victim, None, crossing_cost(state, kind))
-        state["positions"][victim] = there
-        state["bumped"].append(victim)
-        state["bumping"].pop(0)
-        notes = [BORDER_NOTES[kind].format(gems=plural(paid, "gem"))] if paid else []
-        notes += self._touch(state, victim, there, moving=False)
-        text = BUMP_LINES[len(notes)].format(seat=seat, victim=victim, direction=d, space=there,
-                                             paid=notes[0] if notes else "", note=notes[-1] if notes else "")
-        self._record(state, seat, f"bump {d}", text, [here, there])
-        if over(state):
-            return
-        if board_of(state).spaces[there]["type"] == "attack":
-            state["effects"].append(victim)
-        # Z7 chains: whoever was already there is pushed next, before anyone queued earlier.
-        pushed = [s for s in state["order"] if s not in (victim, state["turn"]) and state["positions"][s] == there
-                  and s not in state["bumped"]]
-        state["bumping"] = pushed + state["bumping"]
-        self._continue_bumps(state)
-
-    # attacks and petitions -------------------------------------------------------------------------------
-    def _next_effect(self, state):
-        """Resolve the queued Attack-space landings in order, then end the turn."""
-        while state["effects"]:
-            seat = state["effects"].pop(0)
-            if petitions(state):
-                if self.petition_targets(state, seat):
-                    state["petition"] = {"petitioner": seat, "target": None, "amount": None, "votes": {},
-                                         "result": None}
-                    state["phase"], state["actor"] = "petition", seat
-                    return
-                state["last"]["text"] += " " + N_("Nobody else has gems: {seat} cannot petition.").format(seat=seat)
-                continue
-            state["attack"] = {"attacker": seat, "target": None, "offer": None}
-            state["phase"], state["actor"] = "target", seat
-            return
-        self._end_turn(state)
-
-    def _play_target(self, state, seat, words):
-        self._expect(words, "attack PLAYER")
-        if len(words) != 2 or words[1] not in state["seats"] or words[1] == seat:
-            raise IllegalAction("Choose another player to rob: {players}.",
-                                players=", ".join(self._legal_target(state, seat)))
-        target = words[1]
-        state["attack"]["target"] = target
-        if option(state, "bribery") and state["gems"][target] > 0:
-            state["phase"], state["actor"] = "bribe", target
-            self._record(state, seat, f"attack {target}", N_("{seat} attacks {target}, who may offer a bribe.").format(
-                seat=seat, target=target))
-            return
-        self._start_roll(state, seat, "attack", target)
-        self._record(state, seat, f"attack {target}", N_("{seat} attacks {target} and rolls {faces}.").format(
-            seat=seat, target=target, faces=faces_text(state["roll"]["faces"])))
-
-    def _play_bribe(self, state, seat, words):
-        action = " ".join(words)
-        attacker = state["attack"]["attacker"]
-        if action == "no bribe":
-            self._start_roll(state, attacker, "attack", seat)
-            self._record(state, seat, action, N_("{seat} offers no bribe; {attacker} rolls {faces}.").format(
-                seat=seat, attacker=attacker, faces=faces_text(state["roll"]["faces"])))
-            return
-        if len(words) != 2 or words[0] != "bribe":
-            raise IllegalAction("Offer a bribe (bribe N, up to all your gems) or say 'no bribe'.")
-        n = parse_int(words[1], 1, max(1, state["gems"][seat]), "A bribe")
-        if n > state["gems"][seat]:
-            raise IllegalAction("You cannot offer more gems than you hold.")
-        state["attack"]["offer"] = n
-        state["phase"], state["actor"] = "answer", attacker
-        self._record(state, seat, f"bribe {n}", N_("{seat} offers {attacker} {gems} not to attack.").format(
-            seat=seat, attacker=attacker, gems=plural(n, "gem")))
-
-    def _play_answer(self, state, seat, words):
-        self._expect(words, "accept", "refuse")
-        target, offer = state["attack"]["target"], state["attack"]["offer"]
-        if words == ["accept"]:
-            got = transfer(state, target, seat, offer)
-            self._record(state, seat, "accept", N_("{seat} accepts {gems} from {target} and leaves them alone.").format(
-                seat=seat, gems=plural(got, "gem"), target=target))
-            state["attack"] = None
-            if not over(state):
-                self._next_effect(state)
-            return
-        if words != ["refuse"]:
-            raise IllegalAction("Say 'accept' or 'refuse'.")
-        self._start_roll(state, seat, "attack", target)
-        self._record(state, seat, "refuse", N_("{seat} refuses the bribe and rolls {faces}.").format(
-            seat=seat, faces=faces_text(state["roll"]["faces"])))
-
-    def _resolve_attack(self, state, seat, target, value, came):
-        """Z6: success robs the value (up to what the target holds); failure gives all your gems away."""
-        if value > 0:
-            got = transfer(state, target, seat, value)
-            text = (N_("{seat} stops: wish comes true, robbing {gems} from {target}.") if came == "comes true" else
-                    N_("{seat} stops: wish fails, robbing {gems} from {target}.")).format(
-                seat=seat, gems=plural(got, "gem"), target=target) + " " + N_("Naughty!")
-        else:
-            got = transfer(state, seat, target, state["gems"][seat])
-            text = N_("{seat} stops: wish fails, giving all {gems} to {target}.").format(
-                seat=seat, gems=plural(got, "gem"), target=target) + " " + N_("Karma!")
-        self._record(state, seat, "stop", text)
-        state["attack"] = None
-        if not over(state):
-            self._next_effect(state)
-
-    def _play_petition(self, state, seat, words):
-        self._expect(words, "petition PLAYER")
-        targets = self.petition_targets(state, seat)
-        if len(words) != 2 or words[1] not in targets:
-            raise IllegalAction("Petition against a player who holds gems: {players}.", players=", ".join(targets))
-        state["petition"]["target"] = words[1]
-        state["phase"] = "ask"
-        self._record(state, seat, f"petition {words[1]}", N_("{seat} petitions against {target}.").format(
-            seat=seat, target=words[1]))
-
-    def _play_ask(self, state, seat, words):
-        self._expect(words, "ask N")
-        target = state["petition"]["target"]
-        if len(words) != 2:
-            raise IllegalAction("Ask for a number of gems, e.g. ask 2.")
-        n = parse_int(words[1], 1, state["gems"][target], "The amount")
-        state["petition"]["amount"] = n
-        state["phase"], state["actor"] = "vote", None
-        self._record(state, seat, f"ask {n}", N_("{seat} asks the table for {gems} from {target}.").format(
-            seat=seat, gems=plural(n, "gem"), target=target) + " " + N_("Everybody votes."))
-
-    def _play_vote(self, state, seat, words):
-        if words not in (["vote", "yes"], ["vote", "no"]):
-            raise IllegalAction("Vote with 'vote yes' or 'vote no'.")
-        pet = state["petition"]
-        pet["votes"][seat] = words[1] == "yes"
-        # The vote stays secret until everyone has voted, so the log says only that a vote was cast.
-        self._record(state, seat, "vote", N_("{seat} votes.").format(seat=seat))
-        if len(pet["votes"]) < len(state["seats"]):
-            return
-        yes = sum(pet["votes"].values())
-        no = len(pet["votes"]) - yes
-        tally = ", ".join(f"{s} {'yes' if pet['votes'][s] else 'no'}" for s in state["seats"])
-        petitioner, target = pet["petitioner"], pet["target"]
-        if yes > no:
-            got = transfer(state, target, petitioner, pet["amount"])
-            outcome = N_("The petition passes: {petitioner} takes {gems} from {target} ({tally}).").format(
-                petitioner=petitioner, gems=plural(got, "gem"), target=target, tally=tally)
-        elif petitioner == state["turn"]:
-            outcome = N_("The petition fails: {petitioner}'s turn ends ({tally}).").format(petitioner=petitioner,
-                                                                                          tally=tally)
-        else:
-            outcome = N_("The petition fails ({tally}).").format(tally=tally)
-        state["last"]["text"] = N_("{seat} votes.").format(seat=seat) + " " + outcome
-        state["last"]["votes"] = dict(pet["votes"])
-        state["petition"] = None
-        if not over(state):
-            self._next_effect(state)
-
-    # ending a turn ---------------------------------------------------------------------------------------
-    def _end_turn(self, state):
-        order = state["order"]
-        nxt = order[(order.index(state["turn"]) + 1) % len(order)]
-        self._begin_turn(state, nxt)
 
     # ----- reading the game ---------------------------------------------------------------------------------
     def view(self, state: State, viewer: str | None) -> dict:
@@ -1458,29 +556,6 @@ class Wurrm(Game):
                 if s != seat:
                     pet["votes"][s] = rng.below(2) == 1
 
-
-def roll_value_raw(roll: dict) -> bool:
-    """Whether the wish came true (before Bumpers)."""
-    return sum(1 for f in roll["faces"] if f == roll["wish"]) >= roll["wish"]
-
-
-def faces_text(faces: list[int]) -> str:
-    return " ".join(str(f) for f in faces)
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 gem``, ``2 gems`` (``die``/``dice``), each from its marked template."""
-    one, more = PLURALS[word]
-    return (one if n == 1 else more).format(n=n)
-
-
-# A step's line by how many notes it has (a toll paid, a space's touch effect), and a bump's.
-MOVE_LINES = (N_("{seat} moves {direction} to {space}."), N_("{seat} moves {direction} to {space}; {note}."),
-              N_("{seat} moves {direction} to {space}; {paid}, {note}."))
-BUMP_LINES = (N_("{seat} bumps {victim} {direction} to {space}."),
-              N_("{seat} bumps {victim} {direction} to {space}; {victim} {note}."),
-              N_("{seat} bumps {victim} {direction} to {space}; {victim} {paid}, {note}."))
-BORDER_NOTES = {"toll": N_("pays {gems} at a toll border"), "hostile": N_("pays {gems} at a hostile border")}
 
 
 GAME = register(Wurrm())

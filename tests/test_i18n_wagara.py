@@ -148,9 +148,10 @@ def test_every_refusal_a_bad_action_meets_is_said_in_italian():
 
 
 def _refusal_templates() -> set[str]:
-    """The IllegalAction templates written in engine/wagara.py."""
+    """The IllegalAction templates written in engine/wagara.py and engine/wagara_river.py."""
     from babel.messages.extract import extract_from_file
-    return {m for _n, m, _c, _x in extract_from_file("python", "engine/wagara.py", keywords={"IllegalAction": None})}
+    return {m for path in ("engine/wagara.py", "engine/wagara_river.py")
+            for _n, m, _c, _x in extract_from_file("python", path, keywords={"IllegalAction": None})}
 
 
 def test_a_refusal_names_its_colour_in_italian_and_keeps_the_notation_english():

@@ -30,19 +30,26 @@ PLACEHOLDER = re.compile(r"\{(\w*)\}")
 HEADER = "Teahouse"
 
 
+def game_of(path: Path) -> str | None:
+    """The game a module belongs to: ``wurrm`` for engine/wurrm.py and for the parts split from it beside it
+    (engine/wurrm_board.py, render/wurrm_board.py), else None."""
+    name = path.stem.split("_", 1)[0]
+    return name if name in GAMES else None
+
+
 def sources(domain: str) -> list[Path]:
-    """The files whose sentences belong to ``domain``: a game's engine, renderer and cog; the rest is
-    the shared table's."""
+    """The files whose sentences belong to ``domain``: a game's engine, renderer and cog (each with the
+    modules split from it, ``<game>_<part>.py``); the rest is the shared table's."""
     if domain in GAMES:
-        paths = [REPO / "engine" / f"{domain}.py", REPO / "render" / f"{domain}.py", REPO / "cogs" / f"{domain}.py"]
-        return [p for p in paths if p.exists()]
+        return [p for folder in ("engine", "render", "cogs") for p in sorted((REPO / folder).glob(f"{domain}*.py"))
+                if game_of(p) == domain]
     if domain == "bot":          # the Discord layer
-        return [REPO / "bot.py"] + [p for p in sorted((REPO / "cogs").glob("*.py")) if p.stem not in GAMES]
+        return [REPO / "bot.py"] + [p for p in sorted((REPO / "cogs").glob("*.py")) if game_of(p) is None]
     if domain == "table":        # the table service, the console, the shared engine and drawing parts
         out = []
         for folder in ("table", "store", "console", "engine", "render"):
             for p in sorted((REPO / folder).rglob("*.py")):
-                if p.stem not in GAMES:
+                if game_of(p) is None:
                     out.append(p)
         return out
     return []

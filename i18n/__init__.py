@@ -282,13 +282,15 @@ def word(text: str) -> str:
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-def _line_patterns(locale: str) -> list[tuple[re.Pattern, str]]:
+def _line_patterns(locale: str) -> list[tuple[re.Pattern, str, str]]:
     return _patterns(locale, _game.get())
 
 
 @functools.cache
-def _patterns(locale: str, game: str | None) -> list[tuple[re.Pattern, str]]:
-    """Each translated msgid with placeholders, as a pattern that matches the English sentences it makes.
+def _patterns(locale: str, game: str | None) -> list[tuple[re.Pattern, str, str]]:
+    """Each translated msgid with placeholders, as a pattern that matches the English sentences it makes, and
+    the longest of the template's words between its placeholders (a sentence without it cannot match: looking
+    for it first spares trying most of the hundreds of patterns on each sentence).
     Longer templates first, so ``{a} takes {b} and writes it at {c}`` wins over ``{a} takes {b}``."""
     cat = catalog(locale)
     templates: list[str] = []
@@ -309,7 +311,7 @@ def _patterns(locale: str, game: str | None) -> list[tuple[re.Pattern, str]]:
                 seen.add(part)
                 # a value never spans a sentence's end: "A. B to play." is two sentences, not "{seat} to play."
                 regex += f"(?P<{part}>(?:(?![.!?]\\s).)+?)"
-        out.append((re.compile(regex + r"\Z", re.S), template))
+        out.append((re.compile(regex + r"\Z", re.S), template, max(parts[::2], key=len)))
     return out
 
 
@@ -339,8 +341,8 @@ def _line_in(locale: str, game: str | None, text: str) -> str:
     sentences = re.split(r"(?<=[.!?])\s+", text)
     if len(sentences) > 1 and all(_known(locale, s) for s in sentences):
         return " ".join(_line(locale, s) for s in sentences)
-    for pattern, template in _line_patterns(locale):
-        m = pattern.match(text)
+    for pattern, template, needle in _line_patterns(locale):
+        m = needle in text and pattern.match(text)
         # a parameter never spans the end of a sentence: in "A reveals 3. B ends the turn." the template
         # "{seat} reveals {card}." must not take "3. B ends the turn" for its card
         if m and not any(_SENTENCE_END.search(v) for v in m.groupdict().values()):
@@ -373,7 +375,7 @@ def _known(locale: str, sentence: str) -> bool:
     title or a name, counts as known: it needs no translation)."""
     if " " not in sentence.strip() or catalog(locale).gettext(sentence) != sentence:
         return True
-    return any(pattern.match(sentence) for pattern, _template in _line_patterns(locale))
+    return any(needle in sentence and pattern.match(sentence) for pattern, _template, needle in _line_patterns(locale))
 
 
 _SENTENCE_END = re.compile(r"[.!?]\s")

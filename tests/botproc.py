@@ -9,6 +9,8 @@ the channel id of every scheduler post Discord accepted to that file (which proc
 PICTURES=0 makes the table service draw no pictures (tests about processes and timers, not pictures: no image
 worker starts). SLOW_PICTURE=seconds makes every picture after the first SLOW_SKIP (default 0) wait that long
 first, in a thread, as a stuck drawing would (a move then stays in flight; asyncio cannot cancel the wait).
+STOP_WITHIN=seconds and DRAIN_WITHIN=seconds shorten the stop's deadlines (cogs/shutdown.py: the watchdog's exit
+and the wait for what is in flight), for a test that waits them out.
 
 CRASH: ``post:N`` dies just before the N-th scheduler post reaches Discord (after its timer was claimed and
 its effect stored); ``sent:N`` dies just after Discord accepted the N-th post, before the outbox heard of it.
@@ -84,6 +86,17 @@ def slow_pictures(seconds: float, skip: int) -> None:
     rendering.begin = begin
 
 
+def shorter_stop(stop: float, drain: float) -> None:
+    """The watchdog ends the process ``stop`` seconds after the signal and the drain waits ``drain`` seconds at
+    most (cogs/shutdown.py's STOP_WITHIN and DRAIN_WITHIN; the runner calls both through the module)."""
+    import functools
+
+    from cogs import shutdown
+
+    shutdown.watchdog = functools.partial(shutdown.watchdog, stop)
+    shutdown.drain = functools.partial(shutdown.drain, within=drain)
+
+
 def no_pictures() -> None:
     import functools
 
@@ -103,6 +116,8 @@ def main() -> int:
         slow_pictures(float(os.environ["SLOW_PICTURE"]), int(os.environ.get("SLOW_SKIP", "0")))
     if os.environ.get("CRASH"):
         arm(os.environ["CRASH"])
+    if os.environ.get("STOP_WITHIN"):
+        shorter_stop(float(os.environ["STOP_WITHIN"]), float(os.environ["DRAIN_WITHIN"]))
     from bot import configure_logging
     from cogs.runner import run_discord
     from store.shards import Shards

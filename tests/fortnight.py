@@ -17,6 +17,7 @@ real bot process.
 from __future__ import annotations
 
 import random
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from unittest import mock
@@ -101,6 +102,25 @@ class Person:
         return sum(MINUTE for t in range(int(start), int(end), MINUTE) if self.plays(t, window))
 
 
+class Changes:
+    """Whether the service's SQLite database changed since a given moment, asked of a connection of our own:
+    ``PRAGMA data_version`` moves whenever another connection (the store's) commits, so a read of the service
+    at the same instant and the same version gives what it gave before. None (never the same) for a store
+    that is not a SQLite file."""
+
+    def __init__(self, store):
+        side = store.side
+        self.con = (sqlite3.connect(side.path, uri=side.uri, isolation_level=None)
+                    if side.name == "sqlite" and side.path != ":memory:" else None)
+
+    def __call__(self) -> int | None:
+        return None if self.con is None else self.con.execute("PRAGMA data_version").fetchone()[0]
+
+    def close(self) -> None:
+        if self.con is not None:
+            self.con.close()
+
+
 class Fortnight:
     def __init__(self, svc: TableService, clock, users: list[User], channels: list[str], guild: str,
                  seed: int = 34, days: float = 14, away=((2, 5 * DAY + 12 * H, 3),), action: str = "skip",
@@ -121,6 +141,12 @@ class Fortnight:
         self.ref: dict[str, dict] = {}     # channel → {game id, log length, banks by hand, running, speed}
         self.turns: dict[tuple[str, str], int] = {}        # (channel, person) → turns begun (waits)
         self.told: dict[tuple, int] = {}                   # (channel, game, person, turn) → run-out notices
+        # what a table's sync and the running banks last read, and at which database version: a quarter hour
+        # in which nobody moved and nothing fired would read the same again, so the store is not asked again
+        # (its reads were most of a fortnight's time)
+        self.changes: Changes | None = None
+        self.synced: dict[str, int | None] = {}
+        self.banks_read: tuple[int | None, list] | None = None
 
     # ----- checks ------------------------------------------------------------------------------------------
     def heard(self, users, kind: str) -> None:
@@ -171,6 +197,10 @@ class Fortnight:
         """Follow a table's change in the computation by hand: a person the game stops waiting for keeps what
         was left (never below 0) and, if they moved, gains the increment up to the cap; a person it begins to
         wait for runs."""
+        version = self.changes() if self.changes else None
+        if version is not None and self.synced.get(where.channel) == version:
+            return                                      # nothing changed since this table was followed last
+        self.synced[where.channel] = version
         store, sp = self.svc.store, C.SPEEDS[speed]
         row = await store.latest_game(where.channel)
         if row is None or row.state is None:
@@ -199,32 +229,41 @@ class Fortnight:
 
     async def compare(self) -> None:
         now = self.clock()
-        for where, _speed, _game in self.tables:
-            ref = self.ref.get(where.channel)
-            row = await self.svc.store.latest_game(where.channel)
-            if ref is None or row is None or row.status != "running" or row.id != ref["id"]:
+        for channel, row, stored, hours in await self.running():
+            ref = self.ref.get(channel)
+            if ref is None or row.id != ref["id"]:
                 continue
-            stored = await self.svc.store.clocks(row.id)
-            hours = await self.svc.timekeeping.bank_hours(row, list(stored))
             for p, values in stored.items():
                 left = C.left(C.SeatClock(*values), hours[p], now)
                 self.fig.bank_checks += 1          # what is left, never below nothing (an empty bank is empty)
                 self.fig.bank_max_difference = max(self.fig.bank_max_difference,
                                                    abs(max(0.0, left) - max(0.0, ref["left"][p])))
 
-    async def banks(self) -> dict[tuple[str, int, str], tuple[float, float]]:
-        """Every running bank now, as the service has it: (channel, game, person) → (since, seconds left)."""
-        now, out = self.clock(), {}
+    async def running(self) -> list[tuple[str, object, dict, dict]]:
+        """Each running table's (channel, game row, stored clocks, its players' bank hours) as the service has
+        them: read again only once the database changed (what is left of a bank is computed from them at each
+        instant, as the service computes it)."""
+        version = self.changes() if self.changes else None
+        if version is not None and self.banks_read is not None and self.banks_read[0] == version:
+            return self.banks_read[1]
+        tables = []
         for where, _speed, _game in self.tables:
             row = await self.svc.store.latest_game(where.channel)
             if row is None or row.status != "running":
                 continue
             stored = await self.svc.store.clocks(row.id)
-            hours = await self.svc.timekeeping.bank_hours(row, list(stored))
+            tables.append((where.channel, row, stored, await self.svc.timekeeping.bank_hours(row, list(stored))))
+        self.banks_read = (version, tables)
+        return tables
+
+    async def banks(self) -> dict[tuple[str, int, str], tuple[float, float]]:
+        """Every running bank now, as the service has it: (channel, game, person) → (since, seconds left)."""
+        now, out = self.clock(), {}
+        for channel, row, stored, hours in await self.running():
             for p, values in stored.items():
                 c = C.SeatClock(*values)
                 if c.since is not None:
-                    out[(where.channel, row.id, p)] = (c.since, C.left(c, hours[p], now))
+                    out[(channel, row.id, p)] = (c.since, C.left(c, hours[p], now))
         return out
 
     async def watch(self, before: dict, start: float) -> None:
@@ -342,8 +381,12 @@ class Fortnight:
         # the games' seeds from the fortnight's own seed, so that every run plays the same games (the lobby
         # draws them from the system otherwise, and a fortnight's figures moved with them)
         seeds = random.Random(self.rng.random())
-        with mock.patch("table.lobby.secrets.randbits", lambda bits: seeds.getrandbits(bits)):
-            return await self._run(until)
+        self.changes = Changes(self.svc.store)
+        try:
+            with mock.patch("table.lobby.secrets.randbits", lambda bits: seeds.getrandbits(bits)):
+                return await self._run(until)
+        finally:
+            self.changes.close()
 
     async def _run(self, until: float | None) -> Figures:
         self.start = self.clock()

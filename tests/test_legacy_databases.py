@@ -5,9 +5,11 @@ nothing is lost, and the games go on — moves, undo, replays, exports, timers a
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import gzip
 import hashlib
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -28,23 +30,44 @@ GUILD = "900000000000000001"
 H = 3600
 
 
-_GIFS: dict[tuple, bytes | None] = {}
+@pytest.fixture(scope="session")
+def gif_store(tmp_path_factory) -> Path:
+    """A folder the whole session shares (all of xdist's workers: the parent of their own temporary folders),
+    new with every session."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "legacy-gifs"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 @pytest.fixture(autouse=True)
-def each_replay_encoded_once(monkeypatch):
+def each_replay_encoded_once(monkeypatch, gif_store):
     """Every file here holds the same games, so their replays are the same pictures: each replay's frames are
-    drawn from the store as adopted, every time, and a run of frames already encoded in this process (the very
-    same pixels) gets the GIF made of them then. Encoding took most of this module's processor time."""
+    drawn from the store as adopted, every time, and a run of frames already encoded in this session, by this
+    process or another worker (the very same pixels, found by their digest), gets the GIF made of them then;
+    a worker that wants one another is encoding waits for it. Encoding took most of this module's processor
+    time, once in each worker."""
     import table.community as community
 
     encode = community.gif_within
 
     def gif_within(frames: dict, limit: int) -> bytes | None:
-        key = (limit, *((i, f.mode, f.size, hashlib.sha256(f.tobytes()).digest()) for i, f in sorted(frames.items())))
-        if key not in _GIFS:
-            _GIFS[key] = encode(frames, limit)
-        return _GIFS[key]
+        key = hashlib.sha256(repr((limit, *((i, f.mode, f.size, hashlib.sha256(f.tobytes()).hexdigest())
+                                            for i, f in sorted(frames.items())))).encode()).hexdigest()
+        done, none = gif_store / f"{key}.gif", gif_store / f"{key}.none"
+        with open(gif_store / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if none.exists():
+                return None
+            if not done.exists():
+                data = encode(frames, limit)
+                if data is None:
+                    none.touch()
+                    return None
+                part = gif_store / f"{key}.part"
+                part.write_bytes(data)
+                part.replace(done)
+            return done.read_bytes()
 
     monkeypatch.setattr(community, "gif_within", gif_within)
 

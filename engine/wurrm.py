@@ -366,10 +366,9 @@ class Wurrm(Turns, Game):
         if phase == "move":
             board, gems = board_of(state), state["gems"][seat]
             if gems:    # head for the nearer Sleep space, paying tolls
-                dist = board.distances(board.sleeps, ("open", "toll"))
+                dist = board.distances_to_sleep()
             else:       # broke: a Gem space first (or a Sleep space through open borders)
-                goals = [sid for sid, sp in board.spaces.items() if sp["type"] in ("gem", "sleep")]
-                dist = board.distances(goals, ("open",))
+                dist = board.distances_to_gems()
             options = self.steps(state, seat)
             best = min((dist.get(sid, 99) for sid in options.values()), default=None)
             return [f"move {d}" for d, sid in options.items() if dist.get(sid, 99) == best] or actions
@@ -489,8 +488,7 @@ class Wurrm(Turns, Game):
                         **({"gems": sp["gems"]} if sp["type"] == "start" else {}),
                         **({"closed": True} if sp["id"] in closed else {})}
                        for sp in board.spaces.values()],
-            "borders": [{"a": a, "b": b, "kind": kind} for a, b, kind in
-                        sorted((*sorted(pair), kind) for pair, kind in board.borders.items())],
+            "borders": [{"a": a, "b": b, "kind": kind} for a, b, kind in board.border_rows()],
             "positions": dict(state["positions"]),
             "gems": dict(state["gems"]),
             "bank": state["bank"],

@@ -57,6 +57,11 @@ class Board:
                     self.links[sid][name] = (other, kind)
         self.starts = [sid for sid, sp in self.spaces.items() if sp["type"] == "start"]
         self.sleeps = [sid for sid, sp in self.spaces.items() if sp["type"] == "sleep"]
+        # what views and computer players ask of the board again and again, worked out once (a board is shared
+        # and never changes; these are handed out as they are, so their readers must not change them)
+        self._to_sleep: dict[str, int] | None = None
+        self._to_gems: dict[str, int] | None = None
+        self._border_rows: tuple[tuple[str, str, str], ...] | None = None
 
     def _place_tile(self, tile: str, at: tuple[int, int], rot: int) -> None:
         data = TILES[tile]
@@ -159,8 +164,25 @@ class Board:
         return span_x + 3 ** 0.5 if span_x <= span_y else span_y + 2
 
     def distances_to_sleep(self) -> dict[str, int]:
-        """Fewest steps from each space to the nearer Sleep space, over non-hostile borders (for views)."""
-        return self.distances(self.sleeps, ("open", "toll"))
+        """Fewest steps from each space to the nearer Sleep space, over non-hostile borders (for views); worked
+        out once per board, not to be changed by its readers."""
+        if self._to_sleep is None:
+            self._to_sleep = self.distances(self.sleeps, ("open", "toll"))
+        return self._to_sleep
+
+    def distances_to_gems(self) -> dict[str, int]:
+        """Fewest steps from each space to the nearest Gem or Sleep space over open borders (a broke player's
+        way); worked out once per board, not to be changed by its readers."""
+        if self._to_gems is None:
+            goals = [sid for sid, sp in self.spaces.items() if sp["type"] in ("gem", "sleep")]
+            self._to_gems = self.distances(goals, ("open",))
+        return self._to_gems
+
+    def border_rows(self) -> tuple[tuple[str, str, str], ...]:
+        """Every border as (space, space, kind), the spaces in order and the rows sorted (the view's order)."""
+        if self._border_rows is None:
+            self._border_rows = tuple(sorted((*sorted(pair), kind) for pair, kind in self.borders.items()))
+        return self._border_rows
 
     def distances(self, targets, kinds) -> dict[str, int]:
         """Fewest steps from each space to the nearest of ``targets``, crossing only borders of ``kinds``."""

@@ -195,7 +195,8 @@ class Turn:
         out = []
         if self.private_seats:
             out.append(Control("turn.private", _("Choose (only you see it)"), ("game", "actions"), emoji="🔒"))
-        return out + [Control("turn.view", _("My view"), ("game", "hand"), emoji="👁")]
+        return out + [Control("turn.view", _("My view"), ("game", "hand"), emoji="👁"),
+                      Control("watch", _("Watch"), ("game", "watch"), (("game", str(self.game_id)),), emoji="👀")]
 
 
 @dataclass

@@ -53,14 +53,15 @@ class Pace:
     def wait(self) -> float:
         """Seconds until a request may begin (0: now)."""
         now = self.clock()
-        self._slots = [t for t in self._slots if t is None or now - t < self.window + self.margin]
+        free_at = self.window + self.margin - 1e-9         # a slot is free again this long after its answer
+        self._slots = [t for t in self._slots if t is None or now - t < free_at]
         if len(self._slots) < self.limit:
             return 0.0
         done = sorted(t for t in self._slots if t is not None)
         if len(done) <= len(self._slots) - self.limit:
             return self.window / 10        # every slot is a request still going: look again shortly
         oldest = done[len(self._slots) - self.limit]
-        return max(oldest + self.window + self.margin - now, 0.001)
+        return max(oldest + free_at - now, 1e-6)
 
     async def turn(self) -> int:
         """Wait for a slot and take it: its number, for ``done``."""

@@ -29,6 +29,7 @@ from store.spectators import SpectatorStore, TvCard
 from .cards import PART
 from .context import Context, speaks_to
 from .replies import Private, Reply, User
+from .texts import and_list
 from .watch import watch_control
 
 log = logging.getLogger("teahouse.table")
@@ -115,10 +116,12 @@ class Tv:
         if not can_manage:
             return Reply.fail(user.id, _("Only members who can manage the server can set its TV channel."))
         if channel is not None and missing:
-            names = ", ".join(_(m) for m in missing)
-            return Reply.fail(user.id, _("Teahouse cannot use <#{channel}> as the TV channel: it lacks the {names} "
-                                         "permission there. Grant it, or choose another channel.", channel=channel,
-                                         names=names))
+            names = and_list(_(m) for m in missing)
+            return Reply.fail(user.id, ngettext(
+                "Teahouse cannot use <#{channel}> as the TV channel: it lacks the {names} permission there. Grant "
+                "it, or choose another channel.",
+                "Teahouse cannot use <#{channel}> as the TV channel: it lacks the {names} permissions there. Grant "
+                "them, or choose another channel.", len(missing), channel=channel, names=names))
         old = await self.rows.tv_channel(guild)
         if channel == old:
             return Reply(private=[Private(user.id, _("<#{channel}> is already this server's TV channel.",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import BigInteger, Double, Integer, Text, bindparam, delete, func, insert, select, true, update
 
 from .dialects import ShardOf, upsert
-from .schema import follows, spectator_mail, spectator_prefs, tv_cards, tv_channels, watchers
+from .schema import follows, games, spectator_mail, spectator_prefs, tv_cards, tv_channels, watchers
 from .store import Store
 
 
@@ -92,6 +92,14 @@ TV_CHANNEL = select(tv_channels).where(tv_channels.c.guild == _p("guild"))
 TV_UNSET = delete(tv_channels).where(tv_channels.c.guild == _p("guild"))
 CARD = select(tv_cards).where(tv_cards.c.game_id == _p("game_id", BigInteger))
 CARDS_OF = select(tv_cards).where(tv_cards.c.guild == _p("guild")).order_by(tv_cards.c.game_id)
+# what a TV channel must show, in one read: its server's running games and the games of its cards, each with
+# what the card shows (the game's id, status, version and last change; the card's columns, None without one)
+_TV_COLUMNS = (games.c.id, games.c.status, games.c.version, games.c.updated_at, tv_cards.c.message, tv_cards.c.shown,
+               tv_cards.c.channel, tv_cards.c.ended_at)
+TV_STATE = (select(*_TV_COLUMNS).select_from(games.outerjoin(tv_cards, tv_cards.c.game_id == games.c.id))
+            .where(games.c.guild == _p("guild"), games.c.status == "running")
+            .union(select(*_TV_COLUMNS).select_from(tv_cards.join(games, games.c.id == tv_cards.c.game_id))
+                   .where(tv_cards.c.guild == _p("guild"))))
 CARD_NEW = insert(tv_cards)
 CARD_DROP = delete(tv_cards).where(tv_cards.c.game_id == _p("game_id", BigInteger))
 CARD_SHOWN = update(tv_cards).where(tv_cards.c.game_id == _p("game", BigInteger)).values(
@@ -244,6 +252,11 @@ class SpectatorStore:
                                                       "set_at": now})
             await conn.execute(delete(tv_cards).where(tv_cards.c.guild == guild))
         await self.store.transaction(work)
+
+    async def tv_state(self, guild: str) -> list:
+        """(id, status, version, updated_at, message, shown, channel, ended_at) of each game the server's TV
+        channel shows or must show: its running games and those with a card."""
+        return await self.store.select(TV_STATE, {"guild": guild})
 
     async def card(self, game_id: int) -> TvCard | None:
         rows = await self.store.select(CARD, {"game_id": game_id})

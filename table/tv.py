@@ -24,7 +24,7 @@ import i18n
 from engine import GAMES
 from i18n import N_, _, ngettext
 from store.rows import GameRow
-from store.spectators import SpectatorStore, TvCard
+from store.spectators import SpectatorStore
 
 from .cards import PART
 from .context import Context, speaks_to
@@ -83,13 +83,13 @@ class Pace:
 
 @dataclass
 class Job:
-    """One request to a TV channel: ``op`` post, edit or delete ``card`` (None: not posted yet) of ``row``;
-    ``since``: how long it has waited (the moment its game changed), the oldest first."""
+    """One request to a TV channel: ``op`` post, edit or delete the card of game ``game_id`` (``message``: its
+    message, None when not posted yet); ``since``: how long it has waited (the moment its game changed), the
+    oldest first."""
     op: str
     game_id: int
     since: float
-    row: GameRow | None
-    card: TvCard | None
+    message: str | None = None
 
 
 class TvGone(Exception):
@@ -158,32 +158,26 @@ class Tv:
 
     # ----- what the channel needs next ---------------------------------------------------------------------
     async def jobs(self, guild: str) -> list[Job]:
-        """Every request the server's TV channel waits for, the longest waiting first."""
-        ctx, now = self.ctx, self.ctx.clock()
+        """Every request the server's TV channel waits for, the longest waiting first (one read)."""
+        now = self.ctx.clock()
         channel = await self.rows.tv_channel(guild)
-        cards = {c.game_id: c for c in await self.rows.cards(guild)}
-        jobs: list[Job] = []
         if channel is None:
-            return jobs
-        running = {r.id: r for r in await ctx.store.games(("running",), guild)}
-        for gid, row in running.items():
-            card = cards.get(gid)
-            since = self.waiting.get(gid, row.updated_at)
-            if card is None or card.message is None:
-                jobs.append(Job("post", gid, since, row, card))
-            elif card.shown < row.version:
-                jobs.append(Job("edit", gid, since, row, card))
-        for gid, card in cards.items():
-            if gid in running:
+            return []
+        jobs: list[Job] = []
+        for gid, status, version, updated, message, shown, card_channel, ended in await self.rows.tv_state(guild):
+            since = self.waiting.get(gid, updated)
+            if card_channel is not None and card_channel != channel:
+                await self.rows.drop_card(gid)             # a card of the channel before: forgotten
+                card_channel = message = shown = ended = None
+            if status != "running" and card_channel is None:
                 continue
-            row = await ctx.store.game(gid)
-            if row is None or card.channel != channel:
-                await self.rows.drop_card(gid)
-            elif card.ended_at is None or card.shown < row.version:
-                jobs.append(Job("edit" if card.message else "post", gid, self.waiting.get(gid, row.updated_at), row,
-                                card))
-            elif now - card.ended_at >= KEEP:
-                jobs.append(Job("delete", gid, card.ended_at + KEEP, row, card))
+            if message is None:
+                if status == "running":
+                    jobs.append(Job("post", gid, since))
+            elif shown < version or (status != "running" and ended is None):
+                jobs.append(Job("edit", gid, since, message))
+            elif ended is not None and now - ended >= KEEP:
+                jobs.append(Job("delete", gid, ended + KEEP, message))
         jobs.sort(key=lambda j: (j.since, j.game_id))
         return jobs
 
@@ -191,15 +185,14 @@ class Tv:
         """Make the channel's next request, once ``pace`` lets it: ``await send(op, channel, message, reply,
         nonce)`` posts (returning the new message's id), edits or deletes a card; it raises TvGone when the
         channel cannot be used now. False when nothing waits."""
-        jobs = await self.jobs(guild)
-        if not jobs:
+        if not await self.jobs(guild):
             return False
         slot = await pace.turn() if pace is not None else None
         try:
-            job = (await self.jobs(guild) or [None])[0]      # read again after the wait: the latest state
-            if job is None:
+            jobs = await self.jobs(guild)         # read again after the wait: the latest state goes
+            if not jobs:
                 return False
-            await self._do(guild, job, send)
+            await self._do(guild, jobs[0], send)
         finally:
             if pace is not None:
                 pace.done(slot)
@@ -210,23 +203,23 @@ class Tv:
         channel = await self.rows.tv_channel(guild)
         read_at = ctx.clock()
         if job.op == "delete":
-            await send("delete", channel, job.card.message, None, None)
+            await send("delete", channel, job.message, None, None)
             await self.rows.drop_card(job.game_id)
             return
-        row = job.row
-        if job.card is None:
+        row = await ctx.store.game(job.game_id)
+        card = await self.rows.card(row.id)
+        if card is None:
             await self.rows.new_card(row.id, guild, channel)
         moves = await ctx.store.log_length(row.id)
         with i18n.speaking(await ctx.locale_of(f"guild:{guild}")), i18n.playing(row.game):
-            reply = await self.card(row, job.card.moves if job.card else 0, moves)
+            reply = await self.card(row, card.moves if card else 0, moves)
         ended = row.status in ("finished", "abandoned")
         if job.op == "post":
             message = await send("post", channel, None, reply, f"tv{row.id}")
         else:       # None: the message is gone (deleted by hand): the card is posted again
-            message = await send("edit", channel, job.card.message, reply, None)
+            message = await send("edit", channel, job.message, reply, None)
         await self.rows.card_shown(row.id, message, row.version if message else 0, moves, ctx.clock(),
-                                   (job.card.ended_at if job.card and job.card.ended_at else ctx.clock())
-                                   if ended else None)
+                                   ((card.ended_at if card and card.ended_at else ctx.clock()) if ended else None))
         if self.waiting.get(row.id, 0) <= read_at:
             self.waiting.pop(row.id, None)
 

@@ -101,41 +101,41 @@ class CommunityCog(commands.Cog):
                        speed: app_commands.Choice[str] | None = None, league_role: discord.Role | None = None,
                        tv_channel: discord.TextChannel | None = None, tv_off: bool | None = None):
         user, where = who(interaction)
-        if tv_channel is not None or tv_off:            # the TV channel (#49): table/tv.py, cogs/watch.py
-            await self.tv(interaction, user, where, tv_channel)
-            return
+        tv = tv_channel is not None or bool(tv_off)    # the TV channel (#49): table/tv.py, cogs/watch.py
         changes = {"reminder_hours": reminder_hours, "deadline_hours": deadline_hours,
                    "deadline_action": past_deadline.value if past_deadline else None,
                    "threads": threads, "mention": mention, "speed": speed.value if speed else None,
                    "league_role": str(league_role.id) if league_role else None}
 
         async def work() -> str:
-            if all(v is None for v in changes.values()):
-                return _("This server's settings: {settings}",
-                         settings=describe_settings(await self.service.settings(where.guild)))
             perms = getattr(interaction.user, "guild_permissions", None)
             can = bool(perms and perms.manage_guild)
-            return (await self.service.change_settings(where.guild, user, can, **changes)).private[0].text
+            said = []
+            if tv:
+                ok, text = await self.tv(interaction, user, where, tv_channel, can)
+                if not ok:
+                    return text                  # bad input: its one line, nothing changed
+                said.append(text)
+            if all(v is None for v in changes.values()):
+                return "\n".join(said) or _("This server's settings: {settings}",
+                                            settings=describe_settings(await self.service.settings(where.guild)))
+            said.append((await self.service.change_settings(where.guild, user, can, **changes)).private[0].text)
+            return "\n".join(said)
 
         await self.respond(interaction, work)
 
-    async def tv(self, interaction: discord.Interaction, user, where, channel) -> None:
-        perms = getattr(interaction.user, "guild_permissions", None)
-        can = bool(perms and perms.manage_guild)
-
-        async def work() -> str:
-            missing = []
-            if channel is not None and interaction.guild is not None:
-                found = interaction.guild.get_channel(channel.id) or await interaction.guild.fetch_channel(channel.id)
-                me = interaction.guild.me or await interaction.guild.fetch_member(self.bot.user.id)
-                missing = spectating.missing_permissions(found, me)
-            reply = await self.service.tv.set_channel(where.guild, user, can, str(channel.id) if channel else None,
-                                                      missing)
-            if reply.ok and channel is not None:
-                self.bot.get_cog("SpectatorCog").start_tv(where.guild)
-            return reply.private[0].text
-
-        await self.respond(interaction, work)
+    async def tv(self, interaction: discord.Interaction, user, where, channel, can: bool) -> tuple[bool, str]:
+        """/settings tv_channel: (or tv_off:): the bot's permissions there read first, the service decides."""
+        missing = []
+        if channel is not None and interaction.guild is not None and can:
+            found = interaction.guild.get_channel(channel.id) or await interaction.guild.fetch_channel(channel.id)
+            me = interaction.guild.me or await interaction.guild.fetch_member(self.bot.user.id)
+            missing = spectating.missing_permissions(found, me)
+        reply = await self.service.tv.set_channel(where.guild, user, can, str(channel.id) if channel else None,
+                                                  missing)
+        if reply.ok and channel is not None:
+            self.bot.get_cog("SpectatorCog").start_tv(where.guild)
+        return reply.ok, reply.private[0].text
 
     @app_commands.command(name="notify", description="Direct messages, your time zone, quiet hours and time away")
     @app_commands.describe(direct_messages="on or off", followers="Whether friends may follow you (/follow)",

@@ -122,8 +122,9 @@ async def test_a_tv_channel_the_bot_cannot_post_in_is_refused_naming_the_permiss
         async with fake.run(bot):
             r = await fake.slash("bob", "general", "settings", options={"tv_channel": "tv"})
             assert "manage the server" in (await answer(r)).said
-            r = await fake.slash("alice", "general", "settings", options={"tv_channel": "tv"})
+            r = await fake.slash("alice", "general", "settings", options={"tv_channel": "tv", "reminder_hours": 2})
             said = (await answer(r)).said
             # Discord takes Attach Files away with Send Messages
             assert "it lacks the Send Messages and Attach Files permissions there" in said and "\n" not in said
             assert await bot.service.tv.rows.tv_channel(str(fake.guild.id)) is None
+            assert (await bot.service.settings(str(fake.guild.id))).reminder_hours == 4      # nothing changed

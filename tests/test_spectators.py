@@ -270,3 +270,37 @@ async def test_each_shard_sends_only_its_own_servers_messages_and_tv_cards(tmp_p
             rows = SpectatorStore(store)
             assert list(await rows.tv_channels()) == [guild]
             assert [m.guild for m in await rows.due_mail(clock() + 1)] == [guild]
+
+
+async def test_watchers_follows_mail_and_tv_cards_on_both_databases(any_svc, clock):
+    """The spectators' rows and queries on SQLite and PostgreSQL alike: a watch, a follow, a waiting message that
+    waits out time away, and a TV card posted, coalesced and kept."""
+    svc = any_svc
+    assert (await svc.tv.set_channel("g", ALICE, True, "tv")).ok
+    assert (await svc.following.follow(DAVE, HALL, ALICE)).ok
+    await svc.away(CAROL, 1)                                   # away for a day: nothing reaches her meanwhile
+    await started(svc, ALICE, BOB)
+    gid = (await svc.store.open_game("chan")).id
+    assert (await svc.watching.watch(HALL, CAROL, gid, "end")).ok
+    screen, inbox = Screen(), Inbox(clock)
+    assert await svc.tv.step("g", screen)
+    await svc.spectator_mail(inbox)                            # the start, while the game runs
+    await play_out(svc)
+    while await svc.tv.step("g", screen):
+        pass
+    assert [r[0] for r in screen.requests] == ["post", "edit"] and "Game over" in screen.messages["m1"]
+    await svc.spectator_mail(inbox)
+    assert [u for u, *_x in inbox.got] == ["dave", "dave"]     # the start and the end; carol is away
+    clock.now += 25 * 3600
+    await svc.spectator_mail(inbox)
+    assert [u for u, *_x in inbox.got][-1] == "carol" and "has ended" in inbox.got[-1][1].private[0].text
+    assert await svc.watching.rows.count(gid) == 1 and len(await svc.following.rows.following("dave")) == 1
+
+
+async def test_a_tv_card_shows_only_the_spectators_view(store, clock):
+    svc = TableService(store, clock=clock, render=True)        # pictures made, not drawn: whose view
+    assert (await svc.tv.set_channel("g", ALICE, True, "tv")).ok
+    await started(svc, ALICE, BOB)
+    row = await store.open_game("chan")
+    reply = await svc.tv.card(row, 0, 0)
+    assert reply.image.job[3] is None and reply.private == [] and "game #1" in reply.text

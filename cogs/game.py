@@ -453,7 +453,8 @@ class GameCog(Sending, commands.Cog):
             if game_id < 0 or step < 0 or nav not in REVIEW_NAVS:
                 return Reply.fail(user.id, _("This review button cannot be read any more; `/game review` opens "
                                              "a new review."))
-            reply = await self.service.review(where, user, game_id, None if nav == "r" else step, viewer,
+            here = await spectating.from_direct_message(self, interaction, where, game_id)     # a watcher's (#49)
+            reply = await self.service.review(here, user, game_id, None if nav == "r" else step, viewer,
                                               latest=nav == "l")
             return review_answer(reply, edit=in_place)
 

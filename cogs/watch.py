@@ -45,19 +45,23 @@ async def watch(cog, interaction: discord.Interaction, game_id: int | None, send
     user, where = who(interaction)
 
     async def work():
-        here = where
-        if where.guild is None and game_id is not None and interaction.type == discord.InteractionType.component:
-            # a button under a direct message about a game (a follower's Watch, a watcher's Stop): that game's
-            # server, as the bot itself named it there
-            row = await cog.service.store.game(game_id)
-            if row is not None:
-                here = Where(row.channel, row.guild, where.locale)
+        here = await from_direct_message(cog, interaction, where, game_id)
         svc = cog.service.watching
         reply = await (svc.unwatch(here, user, game_id) if stop else svc.watch(here, user, game_id, send))
         await join_thread(cog, reply)
         return ui_answer(reply)
 
     await cog.guarded(interaction, work, private=True)
+
+
+async def from_direct_message(cog, interaction: discord.Interaction, where: Where, game_id: int | None) -> Where:
+    """Where a button under a direct message about a game acts (a follower's Watch, a watcher's Stop, Review):
+    that game's channel and server, as the bot itself named the game there. Anywhere else: where it is."""
+    if where.guild is None and game_id is not None and interaction.type == discord.InteractionType.component:
+        row = await cog.service.store.game(game_id)
+        if row is not None:
+            return Where(row.channel, row.guild, where.locale)
+    return where
 
 
 def ui_answer(reply: Reply):

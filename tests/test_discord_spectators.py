@@ -68,9 +68,12 @@ async def test_watch_a_game_choose_once_stop_with_one_click(tmp_path):
             dms = fake.messages(fake.dm_channel("carol"))
             assert len(dms) == 1 and "Game #1 (Wassamasaw)" in dms[0].said and "has ended" in dms[0].said
             assert [b["label"] for b in dms[0].buttons()] == ["Review"]
+            r = await fake.click("carol", dms[0], label="Review")        # in the direct message
+            assert "Wassamasaw" in (await answer(r)).said and "#1" in (await answer(r)).said
             assert fake.dm_channel("dave") is None                 # he stopped: nothing comes
             await bot.send_due()
-            assert len(fake.messages(fake.dm_channel("carol"))) == 1          # sent once
+            ended = [m for m in fake.messages(fake.dm_channel("carol")) if "has ended" in (m.said or "")]
+            assert len(ended) == 1                                  # sent once
 
 
 async def test_a_watcher_of_a_thread_game_is_added_to_the_thread(tmp_path):

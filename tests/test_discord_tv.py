@@ -164,3 +164,34 @@ async def test_a_429_is_waited_out_and_the_card_posted_once(tmp_path):
             assert len(limit.limited[tv.id]) >= 1 and len(cards()) == 1      # met a 429, waited, posted once
             assert "game #1" in cards()[0].said and cards()[0].buttons()[0]["label"] == "Watch"
             assert limit.busiest(tv.id) <= 5
+
+
+async def test_after_a_restart_the_cards_are_edited_where_they_are(tmp_path):
+    window = 5.0 / SCALE
+    async with FakeDiscord(channels=("general", "tv", "games"), channel_limit=(5, window)) as fake:
+        def bot_on() -> TeahouseBot:
+            store = Store(tmp_path / "tv.db")
+            return TeahouseBot(store, service=TableService(store, render=False))
+
+        def cards():
+            return [m for m in fake.messages("tv") if "📺" in (m.said or "")]
+        bot = bot_on()
+        async with fake.run(bot):
+            bot.get_cog("SpectatorCog").window = window
+            await fake.slash("alice", "general", "settings", options={"tv_channel": "tv"})
+            await fake.slash("alice", "games", "game new", options={"game": "wassamasaw"})
+            await fake.slash("bob", "games", "game join")
+            await fake.slash("alice", "games", "game start")
+            while not cards():
+                await fake._wait_changed(5.0)
+        bot = bot_on()                                  # a new process: the TV loop starts from the store
+        async with fake.run(bot):
+            bot.get_cog("SpectatorCog").window = window
+            row = await bot.service.store.open_game(str(fake.channel("games").id))
+            game = GAMES[row.game]
+            state = game.load(row.state)
+            seat = game.to_act(state)[0]
+            await fake.slash(int(seat), "games", "game move", options={"action": game.bot_actions(state, seat)[0]})
+            while "`#1`" not in cards()[0].said:
+                await fake._wait_changed(5.0)
+            assert len(cards()) == 1 and cards()[0].edits >= 1          # the same message, edited

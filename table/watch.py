@@ -15,6 +15,7 @@ Followers' messages (table/follow.py) wait in the same place and are sent by the
 from __future__ import annotations
 
 import logging
+import time
 
 import i18n
 from engine import GAMES
@@ -29,6 +30,7 @@ from .review import round_kind, round_mark
 log = logging.getLogger("teahouse.table")
 
 SEND = ("rounds", "end")          # what a watcher's direct messages carry
+WATCHERS_TTL = 30.0               # seconds a game's watchers are kept in memory
 
 
 def stop_control(game_id: int) -> Control:
@@ -71,7 +73,21 @@ class Watching:
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self.rows = SpectatorStore(ctx.store)
+        self._watchers: dict[int, tuple[float, list[Watcher]]] = {}     # game → (read at, its watchers)
         ctx.listeners.append(self.changed)
+
+    async def watchers(self, game_id: int) -> list[Watcher]:
+        """A game's watchers, read at most once per WATCHERS_TTL seconds (every move asks: a move stays one read
+        and one write); a watch or stop made here is seen at once, one made by another process within the TTL."""
+        now = time.monotonic()
+        hit = self._watchers.get(game_id)
+        if hit is not None and now - hit[0] < WATCHERS_TTL:
+            return hit[1]
+        found = await self.rows.watchers(game_id)
+        if len(self._watchers) > 10_000:                     # games not seen for a while
+            self._watchers = {g: v for g, v in self._watchers.items() if now - v[0] < WATCHERS_TTL}
+        self._watchers[game_id] = (now, found)
+        return found
 
     # ----- /game watch, /game unwatch ----------------------------------------------------------------------
     async def _game(self, where: Where, user: User, game_id: int | None, statuses=("lobby", "running")):
@@ -117,6 +133,7 @@ class Watching:
         how = "thread" if row.parent_channel else "dm"
         if not already:
             await self.rows.watch(Watcher(row.id, user.id, row.guild, how, ctx.clock()))
+            self._watchers.pop(row.id, None)
         controls = [stop_control(row.id)]
         if how == "thread":
             text = _("👀 You watch game #{id} ({title}): you are in its thread <#{channel}>, so Discord tells you of "
@@ -155,6 +172,7 @@ class Watching:
             return Reply.fail(user.id, _("You do not watch game #{id}.", id=game_id) + "\n" +
                               self._not_watching(watching))
         await self.rows.unwatch(game_id, user.id)
+        self._watchers.pop(game_id, None)
         return Reply(private=[Private(user.id, _("You no longer watch game #{id}; nothing more comes about it.",
                                                  id=game_id))], game_id=game_id)
 
@@ -166,19 +184,26 @@ class Watching:
                  games=", ".join(f"#{w.game_id}" for w in watching))
 
     async def count(self, game_id: int) -> int:
-        return await self.rows.count(game_id)
+        return len(await self.watchers(game_id))
 
     async def watching_line(self, game_id: int) -> str:
         """"👀 2 watching" under a table's card, or nothing when nobody watches."""
-        n = await self.rows.count(game_id)
+        n = await self.count(game_id)
         return ngettext("👀 {n} watching", "👀 {n} watching", n) if n else ""
 
     # ----- a game changed: its watchers' messages ----------------------------------------------------------
     async def changed(self, kind: str, row, **data) -> None:
-        if kind not in ("move", "abandon") or row is None:
+        if row is None:
+            return
+        if kind == "start":
+            await self.watchers(row.id)           # known before the first move, which then reads nothing more
+            return
+        if kind not in ("move", "abandon"):
             return
         ended = row.status in ("finished", "abandoned")
-        dm = [w for w in await self.rows.watchers(row.id) if w.how == "dm"]
+        dm = [w for w in await self.watchers(row.id) if w.how == "dm"]
+        if ended:
+            self._watchers.pop(row.id, None)
         if not dm:
             return
         if not ended and new_round(row, data.get("game"), data.get("prev"), data.get("state")) is None:

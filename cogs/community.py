@@ -18,6 +18,7 @@ from table.errors import store_failed
 from table.service import describe_settings
 
 from . import cards, observe
+from . import watch as spectating
 from .game import GAME_CHOICES
 from .ui import NO_PINGS, acknowledged, apologize, safe, to_user, who, zone_names
 
@@ -84,7 +85,9 @@ class CommunityCog(commands.Cog):
                            past_deadline="What happens past the deadline",
                            threads="Open a thread per game", mention="Mention the player to act after a move",
                            speed="The speed of new tables (a table's host may pick another)",
-                           league_role="Members with this role may organise leagues (@everyone: anyone)")
+                           league_role="Members with this role may organise leagues (@everyone: anyone)",
+                           tv_channel="A channel with a live card per running game (the TV)",
+                           tv_off="Turn the TV channel off")
     @app_commands.choices(past_deadline=[
         app_commands.Choice(name="the other players choose: skip or remove (buttons)", value="vote"),
         app_commands.Choice(name="a computer plays the missed turn", value="skip"),
@@ -95,32 +98,58 @@ class CommunityCog(commands.Cog):
                        deadline_hours: app_commands.Range[float, 0, 720] | None = None,
                        past_deadline: app_commands.Choice[str] | None = None,
                        threads: bool | None = None, mention: bool | None = None,
-                       speed: app_commands.Choice[str] | None = None, league_role: discord.Role | None = None):
+                       speed: app_commands.Choice[str] | None = None, league_role: discord.Role | None = None,
+                       tv_channel: discord.TextChannel | None = None, tv_off: bool | None = None):
         user, where = who(interaction)
+        tv = tv_channel is not None or bool(tv_off)    # the TV channel (#49): table/tv.py, cogs/watch.py
         changes = {"reminder_hours": reminder_hours, "deadline_hours": deadline_hours,
                    "deadline_action": past_deadline.value if past_deadline else None,
                    "threads": threads, "mention": mention, "speed": speed.value if speed else None,
                    "league_role": str(league_role.id) if league_role else None}
 
         async def work() -> str:
-            if all(v is None for v in changes.values()):
-                return _("This server's settings: {settings}",
-                         settings=describe_settings(await self.service.settings(where.guild)))
             perms = getattr(interaction.user, "guild_permissions", None)
             can = bool(perms and perms.manage_guild)
-            return (await self.service.change_settings(where.guild, user, can, **changes)).private[0].text
+            said = []
+            if tv:
+                ok, text = await self.tv(interaction, user, where, tv_channel, can)
+                if not ok:
+                    return text                  # bad input: its one line, nothing changed
+                said.append(text)
+            if all(v is None for v in changes.values()):
+                return "\n".join(said) or _("This server's settings: {settings}",
+                                            settings=describe_settings(await self.service.settings(where.guild)))
+            said.append((await self.service.change_settings(where.guild, user, can, **changes)).private[0].text)
+            return "\n".join(said)
 
         await self.respond(interaction, work)
 
+    async def tv(self, interaction: discord.Interaction, user, where, channel, can: bool) -> tuple[bool, str]:
+        """/settings tv_channel: (or tv_off:): the bot's permissions there read first, the service decides."""
+        missing = []
+        if channel is not None and interaction.guild is not None and can:
+            found = interaction.guild.get_channel(channel.id) or await interaction.guild.fetch_channel(channel.id)
+            me = interaction.guild.me or await interaction.guild.fetch_member(self.bot.user.id)
+            missing = spectating.missing_permissions(found, me)
+        reply = await self.service.tv.set_channel(where.guild, user, can, str(channel.id) if channel else None,
+                                                  missing)
+        if reply.ok and channel is not None:
+            self.bot.get_cog("SpectatorCog").start_tv(where.guild)
+        return reply.ok, reply.private[0].text
+
     @app_commands.command(name="notify", description="Direct messages, your time zone, quiet hours and time away")
-    @app_commands.describe(direct_messages="on or off", zone="Your time zone, such as Europe/Rome",
+    @app_commands.describe(direct_messages="on or off", followers="Whether friends may follow you (/follow)",
+                           zone="Your time zone, such as Europe/Rome",
                            quiet="Your quiet hours in your own time, such as 23:00-07:00 (or off)",
                            away_days="Away for this many days (0: back now); your clocks pause")
     @app_commands.choices(direct_messages=[app_commands.Choice(name="on", value="on"),
-                                           app_commands.Choice(name="off", value="off")])
+                                           app_commands.Choice(name="off", value="off")],
+                          followers=[app_commands.Choice(name="on", value="on"),
+                                     app_commands.Choice(name="off", value="off")])
     async def notify(self, interaction: discord.Interaction,
                      direct_messages: app_commands.Choice[str] | None = None, zone: str | None = None,
-                     quiet: str | None = None, away_days: float | None = None):
+                     quiet: str | None = None, away_days: float | None = None,
+                     followers: app_commands.Choice[str] | None = None):
         user, _where = who(interaction)
 
         async def work() -> str:
@@ -128,6 +157,11 @@ class CommunityCog(commands.Cog):
             if direct_messages is not None:
                 reply = await self.service.set_notify(user, direct_messages.value == "on")
                 parts.append(reply.private[0].text)
+            if followers is not None:         # followers or not (#49)
+                parts.append((await self.service.following.set_followers(user, followers.value == "on"))
+                             .private[0].text)
+                if direct_messages is None and zone is None and quiet is None and away_days is None:
+                    return "\n".join(parts)
             if direct_messages is None or zone is not None or quiet is not None or away_days is not None:
                 reply = await self.service.set_hours(user, zone, quiet, away_days)
                 if not reply.ok:

@@ -21,6 +21,7 @@ from table.records import TABLE_OPTION_CHOICES, TABLE_OPTIONS
 from table.replies import name_seats, pages
 
 from . import cards, observe, ui
+from . import watch as spectating
 from .sending import FOLLOW_UPS, Answer, Sending, lobby_rows  # noqa: F401  (FOLLOW_UPS, lobby_rows: here as before)
 from .ui import NO_PINGS, label, mentions, who
 
@@ -53,7 +54,7 @@ class GameCog(Sending, commands.Cog):
         ui.HANDLERS.update({"a": self.on_action, "g": self.on_group, "p": self.on_private, "v": self.on_my_view,
                             "l": self.on_lobby, "o": self.on_option, "x": self.on_confirm_abandon,
                             "d": self.on_deadline, "r": self.on_rematch, "w": self.on_review,
-                            "n": self.on_analysis})
+                            "n": self.on_analysis, "e": lambda *a: spectating.on_watch(self, *a)})
 
     async def call(self, interaction: discord.Interaction, method, *args, private: bool = False, **kwargs) -> None:
         """Answer with ``method(where, user, *args)`` of the table service, guarded."""
@@ -294,6 +295,20 @@ class GameCog(Sending, commands.Cog):
             return []
         return [app_commands.Choice(name=text[:100], value=gid) for gid, text in games]
 
+    @game.command(name="watch", description="Watch a game of this server: this channel's, or one by its number")
+    @app_commands.describe(game="The game's number (/games lists them)",
+                           send="What comes by direct message: each round's picture, or only the end")
+    @app_commands.choices(send=[app_commands.Choice(name="each round's picture", value="rounds"),
+                                app_commands.Choice(name="only the end", value="end")])
+    async def watch(self, interaction: discord.Interaction, game: int | None = None,
+                    send: app_commands.Choice[str] | None = None):
+        await spectating.watch(self, interaction, game, send.value if send else None)
+
+    @game.command(name="unwatch", description="Stop watching a game")
+    @app_commands.describe(game="The game's number (the one you watch, when only one)")
+    async def unwatch(self, interaction: discord.Interaction, game: int | None = None):
+        await spectating.watch(self, interaction, game, None, stop=True)
+
     @game.command(name="analysis", description="Where an ended game was won: each player's turning points "
                                                "(only you see this)")
     @app_commands.describe(game="An ended game of this server (this channel's last unless you choose one)")
@@ -438,7 +453,8 @@ class GameCog(Sending, commands.Cog):
             if game_id < 0 or step < 0 or nav not in REVIEW_NAVS:
                 return Reply.fail(user.id, _("This review button cannot be read any more; `/game review` opens "
                                              "a new review."))
-            reply = await self.service.review(where, user, game_id, None if nav == "r" else step, viewer,
+            here = await spectating.from_direct_message(self, interaction, where, game_id)     # a watcher's (#49)
+            reply = await self.service.review(here, user, game_id, None if nav == "r" else step, viewer,
                                               latest=nav == "l")
             return review_answer(reply, edit=in_place)
 

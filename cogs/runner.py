@@ -24,7 +24,7 @@ from store.store import StoreError
 from table import TableService
 from table.errors import store_failed
 
-from . import cards, observe, shutdown, ui
+from . import cards, observe, shutdown, ui, watch
 from .budget import Sends
 
 log = logging.getLogger("teahouse")
@@ -147,7 +147,8 @@ class TeahouseBot(commands.Bot):
             except Exception:
                 log.exception("the scheduler failed; it goes on")
             try:
-                nxt = await self.service.next_due()
+                nxt = min((t for t in (await self.service.next_due(), await self.service.next_spectator_mail())
+                           if t is not None), default=None)
             except Exception:       # the database is away for a moment (a server restarting): try again later
                 log.exception("the scheduler could not read the next timer; it goes on")
                 nxt = None
@@ -160,6 +161,10 @@ class TeahouseBot(commands.Bot):
         """Fire what is due into the outbox, then send the outbox (what a crash left unsent goes first)."""
         await self.service.fire_due()
         await self.service.deliver(self.notice_to_channel, self.notice_to_user)
+        await self.service.spectator_mail(self.spectator_dm)         # watchers' and followers' (#49)
+
+    async def spectator_dm(self, user_id: str, reply, nonce: str) -> None:
+        await watch.direct_message(self, user_id, reply, nonce)
 
     async def notice_to_channel(self, notice) -> None:
         """Post a notice; raises (so it is retried) unless the channel is gone or closed to us for good.

@@ -249,7 +249,7 @@ def turn_rows(turn: Turn | None, *, with_my_view: bool = True) -> list[discord.u
         # name actions by their index among the clicker's own legal actions, the same for each of them
         actions = action_items(turn, public[0])
     if with_my_view:
-        aside.append(MyViewButton(turn.game_id))
+        aside += [MyViewButton(turn.game_id), WatchButton(turn.game_id)]
     return rows(actions, aside)
 
 
@@ -282,7 +282,7 @@ async def _dispatch(interaction: discord.Interaction, kind: str, game_id: int, v
         await handler(interaction, kind, game_id, version, arg)
 
 
-BUTTON_ID = r"th:(?P<kind>[adglnprvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
+BUTTON_ID = r"th:(?P<kind>[adeglnprvx]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
 SELECT_ID = r"th:(?P<kind>[sgo]):(?P<g>\d+):(?P<v>\d+):(?P<arg>[^:]*)"
 
 
@@ -316,6 +316,15 @@ def PrivateButton(game_id: int, version: int) -> _Button:
 
 def MyViewButton(game_id: int) -> _Button:
     return _Button("v", game_id, 0, "", _("My view"), discord.ButtonStyle.secondary, "👁")
+
+
+def WatchButton(game_id: int, what: str = "watch") -> _Button:
+    """A spectator's buttons (#49): 👀 Watch on a table's card, the choice of what a watcher's direct messages
+    carry (``rounds``, ``end``) and the one click that stops (``stop``)."""
+    words = {"watch": (_("Watch"), "👀"), "rounds": (_("Each round's picture"), "🖼"),
+             "end": (_("Only the end"), "🏁"), "stop": (_("Stop watching"), "🛑")}
+    text, emoji = words[what]
+    return _Button("e", game_id, 0, what, text, discord.ButtonStyle.secondary, emoji)
 
 
 def LobbyButton(game_id: int, what: str, text: str, style=discord.ButtonStyle.secondary) -> _Button:

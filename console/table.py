@@ -34,7 +34,7 @@ from table.replies import Private, Reply, User, Where, with_times
 from table.service import TableService
 from table.texts import describe_settings, duration, parse_option
 
-from . import lines
+from . import lines, spectators
 
 log = logging.getLogger("teahouse.console")
 
@@ -69,6 +69,10 @@ HELP = N_("""Commands (as in Discord):
   /settings [reminder_hours:N] [deadline_hours:N] [past_deadline:vote|skip|remove] [mention:on|off]
   /settings ... [speed:untimed|fast|daily|relaxed]   the speed of new tables
   /notify [direct_messages:on|off] [zone:<Area/City>] [quiet:<23:00-07:00|off>] [away_days:<0-21>]
+  /notify followers:on|off                   whether friends may follow you
+  /game watch [game:<number>] [send:rounds|end] | /game unwatch [game:<number>]   watch a game of this server
+  /follow user:<user> | /unfollow user:<user> | /following   a message when a friend starts or ends a game
+  /settings tv_channel:<channel|off>         the TV channel: a live card per running game (printed here)
   /away days:<N> | /away off                 away: your clocks pause (at most 21 days in any 60)
   /wait hours:<N>                            let time pass (reminders and deadlines fire)
   /league new game:<key> format:swiss|round-robin|pods [rounds:N] [speed:<speed>]   open a league here
@@ -154,7 +158,7 @@ class ConsoleClock:
 
 
 TOP_LEVEL = ("/games", "/mygames", "/stats", "/leaderboard", "/profile", "/settings", "/notify", "/away", "/wait",
-             "/league")
+             "/league", "/follow", "/unfollow", "/following")
 WITH_SUBCOMMANDS = ("/league",)         # named with their subcommand, as Discord names /league standings
 
 
@@ -214,6 +218,8 @@ class Console:
     async def dispatch(self, user: User, where: Where, words: list[str], options: dict[str, str]) -> Reply:
         svc = self.service
         top = words[0] if words else ""
+        if top in spectators.COMMANDS:
+            return await spectators.command(svc, where, user, top, options)
         if top == "/away":
             return await self.cmd_away(user, where, options, words[1:])
         if top in TOP_LEVEL:
@@ -229,6 +235,8 @@ class Console:
         if top != "/game" or len(words) < 2:
             return Reply.fail(user.id, _("Unknown command. Try `/help`."))
         sub = words[1]
+        if sub in spectators.GAME_COMMANDS:
+            return await spectators.game_command(svc, where, user, sub, options)
         if sub in ASKED_PLAINLY:
             return await getattr(svc, ASKED_PLAINLY[sub])(where, user)
         if sub == "new":
@@ -364,6 +372,8 @@ class Console:
     async def cmd_settings(self, user, where, options) -> Reply:
         if not options:
             return Reply(private=[Private(user.id, describe_settings(await self.service.settings(where.guild)))])
+        if "tv_channel" in options:
+            return await spectators.tv_setting(self.service, where, user, options["tv_channel"])
         changes = {}
         for name, value in options.items():
             key = "deadline_action" if name == "past_deadline" else name
@@ -390,6 +400,7 @@ class Console:
         """After each line: a league whose round just ended pairs the next (#35), and what it says is sent."""
         await self.service.leagues.settle(force=False)
         await self.send_outbox()
+        await spectators.after_line(self)
 
     async def send_outbox(self) -> None:
         async def to_channel(notice):
@@ -537,16 +548,20 @@ class Console:
 # ----- /notify and instants (issue #34) ---------------------------------------------------------------------
 async def notify(service: TableService, user: User, options: dict[str, str]) -> Reply:
     """/notify at the console: direct messages on or off, and the hours (zone, quiet, away_days) as in Discord."""
-    dm = options.get("direct_messages")
+    dm, followers = options.get("direct_messages"), options.get("followers")
     hours = {k: options[k] for k in ("zone", "quiet", "away_days") if k in options}
-    unknown = set(options) - {"direct_messages", *hours}
-    if unknown or (dm is not None and canonical(dm, ("on", "off")).lower() not in ("on", "off")):
-        return Reply.fail(user.id, _("Use `/notify direct_messages:on|off zone:<Area/City> quiet:<23:00-07:00|off> "
-                                     "away_days:<0-21>` (any of them)."))
+    unknown = set(options) - {"direct_messages", "followers", *hours}
+    if unknown or any(v is not None and canonical(v, ("on", "off")).lower() not in ("on", "off")
+                      for v in (dm, followers)):
+        return Reply.fail(user.id, _("Use `/notify direct_messages:on|off followers:on|off zone:<Area/City> "
+                                     "quiet:<23:00-07:00|off> away_days:<0-21>` (any of them)."))
     texts = []
     if dm is not None:
         texts.append((await service.set_notify(user, canonical(dm, ("on", "off")).lower() == "on")).private[0].text)
-    if dm is None or hours:
+    if followers is not None:          # whether friends may follow (#49)
+        on = canonical(followers, ("on", "off")).lower() == "on"
+        texts.append((await service.following.set_followers(user, on)).private[0].text)
+    if (dm is None and followers is None) or hours:
         reply = await service.set_hours(user, hours.get("zone"), hours.get("quiet"), hours.get("away_days"))
         if not reply.ok:
             return reply

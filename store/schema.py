@@ -275,7 +275,73 @@ send_budget = Table(   # Discord's global limit shared by the bot's processes (i
     Column("next_at", Double, nullable=False),         # when the next request may go (GCRA), the database's clock
 )
 
+# ----- spectators (issue #49, 0013; store/spectators.py) -----------------------------------------------------
+watchers = Table(      # who watches a game: added to its thread, or told by direct message (spectator_prefs)
+    "watchers", metadata,
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", Text, primary_key=True),
+    Column("guild", Text),
+    Column("how", Text, CheckConstraint("how IN ('thread', 'dm')"), nullable=False),
+    Column("since", Double, nullable=False),
+    Index("watchers_of_user", "user_id"),
+)
+
+spectator_prefs = Table(   # a person's choices: what a watched game's direct messages carry, followers or not
+    "spectator_prefs", metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("watch_dm", Text, CheckConstraint("watch_dm IN ('rounds', 'end')")),     # None: not chosen yet
+    Column("followers", Integer, nullable=False, server_default="1"),             # 0: refuses followers
+)
+
+follows = Table(       # follower → followed, per server they share (the one it was asked in)
+    "follows", metadata,
+    Column("follower", Text, primary_key=True),
+    Column("followed", Text, primary_key=True),
+    Column("guild", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("since", Double, nullable=False),
+    Index("follows_of_followed", "followed", "guild"),
+)
+
+spectator_mail = Table(   # a watcher's or follower's direct message, held until its moment and then sent once
+    "spectator_mail", metadata,
+    Column("id", Id, primary_key=True),
+    Column("user_id", Text, nullable=False),
+    Column("kind", Text, CheckConstraint("kind IN ('round', 'end', 'follow')"), nullable=False),
+    Column("guild", Text),
+    Column("game_id", Id),
+    Column("payload", Text, nullable=False),
+    Column("due", Double, nullable=False),
+    Column("created_at", Double, nullable=False),
+    Column("sent", Double),
+    Index("spectator_mail_due", "due", sqlite_where=text("sent IS NULL"), postgresql_where=text("sent IS NULL")),
+    Index("spectator_mail_of_user", "user_id", "kind", "created_at"),
+    sqlite_autoincrement=True,
+)
+
+tv_channels = Table(   # a server's TV channel (/settings tv_channel:)
+    "tv_channels", metadata,
+    Column("guild", Text, primary_key=True),
+    Column("channel", Text, nullable=False),
+    Column("set_by", Text, nullable=False),
+    Column("set_at", Double, nullable=False),
+)
+
+tv_cards = Table(      # a game's live card in its server's TV channel
+    "tv_cards", metadata,
+    Column("game_id", Id, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("guild", Text),
+    Column("channel", Text, nullable=False),
+    Column("message", Text),                          # None: not posted yet
+    Column("shown", Integer, nullable=False, server_default="0"),     # the game's version the card shows
+    Column("moves", Integer, nullable=False, server_default="0"),     # the log's length it shows
+    Column("shown_at", Double),
+    Column("ended_at", Double),                       # the game ended (or was abandoned) then
+    Index("tv_cards_of_guild", "guild"),
+)
+
 # every table, parents first (the order a copy inserts them in)
 TABLES = tuple(t.name for t in metadata.sorted_tables)
 # the tables whose ids a sequence (PostgreSQL) or AUTOINCREMENT (SQLite) hands out
-SEQUENCED = ("games", "actions", "timers", "outbox", "rating_changes", "leagues", "league_games", "league_events")
+SEQUENCED = ("games", "actions", "timers", "outbox", "rating_changes", "leagues", "league_games", "league_events",
+             "spectator_mail")

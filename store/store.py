@@ -42,7 +42,7 @@ from .shards import Shards
 __all__ = ["OPEN_STATUSES", "BOT_PREFIX", "SCHEMA_VERSION", "ChannelBusy", "Store", "StoreError", "StoreFull",
            "VersionConflict"]
 
-SCHEMA_VERSION = 12   # the newest Alembic revision, 0012 (and the legacy user_version/schema_version it matches)
+SCHEMA_VERSION = 13   # the newest Alembic revision, 0013 (and the legacy user_version/schema_version it matches)
 
 
 class VersionConflict(Exception):

@@ -64,6 +64,20 @@ class Context:
         self.timekeeping = None
         from .estimate import Estimates
         self.estimates = Estimates(store)      # the lobby's estimate of a game's length (#34)
+        # who hears of a game's changes beyond its channel — watchers, followers, the TV channel (#49): each
+        # ``await listener(kind, row, **data)``; a failing one is logged and never costs the change
+        self.listeners: list[Callable] = []
+        self.watching = None          # table/watch.py's Watching, set by the service: a table shows who watches
+
+    async def event(self, kind: str, row=None, **data) -> None:
+        """Tell the listeners of a change stored: ``move`` (a game moved: ``game``, ``prev`` and ``state``),
+        ``start``, ``abandon``, ``league`` (someone joined a league: ``league``, ``user``)."""
+        for listener in self.listeners:
+            try:
+                await listener(kind, row, **data)
+            except Exception:
+                log.exception("a listener failed on %s of game %s; the change stands", kind,
+                              getattr(row, "id", None))
 
     def lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())

@@ -172,6 +172,7 @@ class Leagues:
                                                            False), self.ctx.clock())
         except VersionConflict:
             return Reply.fail(user.id, _("The league changed as you joined; try again."))
+        await self.ctx.event("league", None, league=league, user=user)           # followers (#49)
         return await self.signup_reply(league, _("{name} entered the league.", name=self.ctx.shown(user.name)))
 
     @speaks

@@ -348,6 +348,7 @@ class Lobby:
             return Reply.fail(user.id, _("The table changed as you started; try again."), game_id=row.id)
         order = ", ".join(ctx.shown(ctx.seat_name(s.user_id, s.name)) for s in seats)
         lines = [_("{title} begins! Seat order: {order}.", title=game.title, order=order)]
+        await ctx.event("start", row, game=game, state=state)        # followers, the TV (#49)
         row, state, bot_lines = await play.run_bots(row, game, state)
         return row, game, state, lines + bot_lines, order
 
@@ -389,6 +390,7 @@ class Lobby:
             if row.status == "running" and seat is not None and not seat.is_bot:
                 left = {"winners": [s.user_id for s in row.seats if s.user_id != user.id], "abandoned_by": user.id}
             row = await ctx.store.set_status(row, "abandoned", now=ctx.clock(), result=left)
+            await ctx.event("abandon", row)                             # watchers, the TV (#49)
         log.info("game %s: abandoned by %s", row.id, user.id)
         title = GAMES[row.game].title if row.game in GAMES else row.game
         return Reply(text=_("{name} abandoned the game of {title}. The channel is free for a new one.",

@@ -217,6 +217,7 @@ class Play:
             return None, state
         self.ctx.observe("move_save", time.perf_counter() - began)
         self.ctx.last_played = time.monotonic()
+        await self.ctx.event("move", row, game=game, prev=prev, state=state)     # watchers, the TV (#49)
         return row, state
 
     def _with_clocks(self, clocks):
@@ -331,6 +332,8 @@ class Play:
             if limit:
                 tail = _("{waiting} ⏱ {time} to answer; silence counts as '{action}'.", waiting=tail,
                          time=seconds_text(limit["seconds"]), action=limit["action"])
+        if ctx.watching is not None and (watching := await ctx.watching.watching_line(row.id)):
+            tail = f"{tail}\n{watching}"             # the table shows how many watch (#49)
         # every line while they fit a message (computers' runs are already summarised); past that, the latest
         shown, size = [], len(tail)
         for line in reversed(lines):

@@ -195,7 +195,8 @@ class Turn:
         out = []
         if self.private_seats:
             out.append(Control("turn.private", _("Choose (only you see it)"), ("game", "actions"), emoji="🔒"))
-        return out + [Control("turn.view", _("My view"), ("game", "hand"), emoji="👁")]
+        return out + [Control("turn.view", _("My view"), ("game", "hand"), emoji="👁"),
+                      Control("watch", _("Watch"), ("game", "watch"), (("game", str(self.game_id)),), emoji="👀")]
 
 
 @dataclass
@@ -291,6 +292,8 @@ class Reply:
     controls: list[Control] = field(default_factory=list)   # buttons for the caller beyond those above: a
     #                                                           confirmation (#33)
     analysis: object | None = None             # an analysis under way (table/analysis.py Ticket), to follow (#37)
+    thread_member: tuple[str, str] | None = None   # (thread, user): a watcher the front end adds to the game's
+    #                                                 thread (#49)
 
     @classmethod
     def fail(cls, user: str, text: str, **kw) -> Reply:

@@ -11,7 +11,8 @@ Replies they get back. ``TableService`` is the one object they hold; each call i
 - ``reviews`` (table/review.py): stepping through a game, move by move, as its viewer may see it;
 - ``analyses`` (table/analysis.py): an ended game's analysis (engine/ai/analysis.py), in the background;
 - ``timekeeping`` (table/timekeeping.py, on table/clock.py): speeds and banks, time zones, quiet hours, away;
-- ``leagues`` (table/league.py, on table/pairing.py): seasons of paired games with standings (issue #35).
+- ``leagues`` (table/league.py, on table/pairing.py): seasons of paired games with standings (issue #35);
+- ``watching``, ``following``, ``tv`` (table/watch.py, follow.py, tv.py): spectators (issue #49).
 
 They share one ``Context`` (table/context.py) — the service itself: the store, the clock, the per-channel
 locks and caches, and how a table is shown. Words that need no table are in table/texts.py.
@@ -27,6 +28,7 @@ from store.store import Store
 from .analysis import Analyses
 from .community import MAX_ATTACHMENT, MAX_DEADLINE_HOURS, MAX_REMINDER_HOURS, Community
 from .context import SETTINGS_TTL, Context
+from .follow import Following
 from .league import Leagues
 from .learn import Learn
 from .lobby import Lobby
@@ -46,6 +48,8 @@ from .texts import (
     seconds_text,
 )
 from .timekeeping import Timekeeping
+from .tv import Tv
+from .watch import Watching
 
 # the calls front ends make, by the concern that answers each
 CALLS = {
@@ -76,6 +80,17 @@ class TableService(Context):
         self.reviews = Review(self)
         self.analyses = Analyses(self, self.reviews)
         self.leagues = Leagues(self, self.lobby, self.scheduler)
+        # spectators (#49): watchers, followers and the TV channel, told of every change (Context.event)
+        self.watching = Watching(self)
+        self.following = Following(self, self.watching.rows)
+        self.tv = Tv(self, self.watching.rows)
+
+    async def spectator_mail(self, send) -> int:
+        """Send the watchers' and followers' messages whose moment came (table/watch.py ``deliver``)."""
+        return await self.watching.deliver(send, self.following.message)
+
+    async def next_spectator_mail(self) -> float | None:
+        return await self.watching.next_due()
 
     rules = staticmethod(rules)       # a guide needs no table (nor a service: a front end may ask any time)
 

@@ -87,8 +87,12 @@ Behaviour worth knowing:
   but the interaction callback and its webhook) when ``global_limit`` were accepted in the second before it.
   ``fake.counted`` holds the loop times of the counted requests accepted, ``fake.limited`` of those refused;
   ``fake.busiest_second()`` is the most accepted in any one second.
-* Not supported: voice, reactions beyond recording, pins, audit logs, per-route rate limits (no rate-limit
-  headers are sent), ETF encoding, zstd compression, forum channels, DM interactions.
+* Discord's limit on one channel: ``FakeDiscord(channel_limit=(5, 5.0))`` answers 429 (``"global": false``,
+  ``retry_after``) to a request to a channel (``/channels/{id}/…``) past 5 accepted in the 5 seconds before it,
+  each channel counted on its own (``tests/channel_limit.py``: ``fake.channel_limit.accepted``, ``.limited``,
+  ``.busiest(channel)``); a test that compresses time passes a shorter window.
+* Not supported: voice, reactions beyond recording, pins, audit logs, per-route rate limits but the channel's
+  above (no rate-limit headers are sent), ETF encoding, zstd compression, forum channels, DM interactions.
 
 Where it lives: this module holds ``FakeDiscord`` itself (set-up, lifecycle, lookups for tests) and re-exports
 the public names; the model objects are in ``tests/fakediscord_models.py``, and ``FakeDiscord``'s routes are mixins
@@ -110,6 +114,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from tests.channel_limit import ChannelLimit
 from tests.fakediscord_gateway import Gateway
 from tests.fakediscord_interactions import Interactions
 from tests.fakediscord_messages import Messages
@@ -184,6 +189,7 @@ class FakeDiscord(Interactions, Gateway, Rest, Messages):
         patch: bool = True,
         heartbeat_interval: int = 41250,
         global_limit: int | None = None,
+        channel_limit: tuple[int, float] | None = None,
         openapi: bool = True,
         tally: bool = True,
     ):
@@ -199,6 +205,7 @@ class FakeDiscord(Interactions, Gateway, Rest, Messages):
         self.patch = patch
         self.heartbeat_interval = heartbeat_interval
         self.global_limit = global_limit
+        self.channel_limit = ChannelLimit(*channel_limit) if channel_limit else None     # per channel (#49)
 
         self.bot_user = FakeUser(snowflake(), bot_name, bot=True)
         self.application_id = self.bot_user.id

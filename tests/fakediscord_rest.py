@@ -31,7 +31,8 @@ class Rest:
     # ------------------------------------------------------------------ REST plumbing
 
     def _make_app(self) -> web.Application:
-        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        limits = [self.channel_limit.middleware] if self.channel_limit else []       # inside the global one
+        app = web.Application(middlewares=[self._middleware, *limits], client_max_size=64 * 1024 * 1024)
         r = app.router
         r.add_get("/gateway", self._gateway)
         r.add_get("/attachments/{channel}/{att}/{filename}", self._get_attachment)

@@ -102,4 +102,4 @@ async def test_the_console_prints_each_message_as_its_card_parts_in_order(tmp_pa
     buttons = next(i for i, line in enumerate(after) if line.endswith("'s buttons, each with the line that does the "
                                                                        "same:"))
     assert 0 < picture < turn < called < rule < buttons
-    assert after[-1] == "  👁 My view: /game hand"
+    assert after[-2:] == ["  👁 My view: /game hand", "  👀 Watch: /game watch game:1"]    # #49: anyone may watch

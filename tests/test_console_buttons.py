@@ -125,6 +125,11 @@ def expected(kind: str, cid: str, values: list[str], case: dict) -> list[str]:
         return ["🔁 Rematch: /game rematch"]
     if kind == "n":
         return [f"🔬 Analysis: /game analysis game:{g}"]
+    if kind == "e":         # a spectator's buttons (#49)
+        return {"watch": [f"👀 Watch: /game watch game:{g}"],
+                "rounds": [f"🖼 Each round's picture: /game watch game:{g} send:rounds"],
+                "end": [f"🏁 Only the end: /game watch game:{g} send:end"],
+                "stop": [f"🛑 Stop watching: /game unwatch game:{g}"]}[arg]
     user = case.get("user", "alice")
     nav, _sep, viewer = arg.partition(".")
     if kind == "w.r":

@@ -60,7 +60,7 @@ async def test_a_lobby_a_turn_and_the_end_are_cards_with_the_games_colour(tmp_pa
     first = next(n for n in ("alice", "bob") if f"<@{fake.user(n).id}>" in shown["components"][2]["content"])
     assert shown["components"][2]["content"].endswith(f"<@{fake.user(first).id}> — your move.")
     assert turn.pinged() == [fake.user(first).id]
-    assert shown["components"][-1]["components"][-1]["label"] == "My view"
+    assert [b["label"] for b in shown["components"][-1]["components"][-2:]] == ["My view", "Watch"]     # #49
     shown = card(last)
     assert shown["accent_color"] == ACCENTS["wassamasaw"]
     assert kinds(shown) == [10, 12, 10, 14, 1] and "Game over" in shown["components"][2]["content"]

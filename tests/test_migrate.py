@@ -17,6 +17,7 @@ from store.leagues import LeagueStore
 from store.migrate import main, migrate
 from store.rows import Seat, Settings
 from store.schema import TABLES
+from store.spectators import SpectatorStore
 from store.store import StoreError
 from table import TableService, User, Where
 from tests.support import Clock, started
@@ -55,6 +56,16 @@ async def fill(path) -> None:
         await svc.leagues.join(league, ALICE)
         await svc.leagues.join(league, BOB)
         assert (await svc.leagues.start(league, ALICE, True)).ok
+        # and the spectators (#49): a watcher, a follow, their choices, a waiting message, a TV channel and card
+        await svc.tv.set_channel("g", ALICE, True, "tv")
+        await svc.following.follow(User("carol", "Carol"), Where("x", "g"), ALICE)
+        await started(svc, ALICE, BOB, game="pebbles", where=Where("c7", "g"))
+        watched = await store.open_game("c7")
+        await svc.watching.watch(Where("x", "g"), User("carol", "Carol"), watched.id, "rounds")
+
+        async def shown(op, channel, message, reply, nonce):
+            return "m1"
+        await svc.tv.step("g", shown)
         clock.now += 30 * 3600
         await svc.fire_due()                       # into the outbox, not delivered
         assert await store.outgoing()
@@ -77,7 +88,13 @@ async def snapshot(target) -> dict:
                 "ratings": await ratings.board(store, "g", "pebbles"),
                 "clocks": [await store.clocks(g.id) for g in games],
                 "hours": await store.hours_of([ALICE.id, BOB.id]),
-                "away": await store.away_spells(BOB.id, 0)}
+                "away": await store.away_spells(BOB.id, 0),
+                "spectators": await spectators(SpectatorStore(store), games)}
+
+
+async def spectators(rows: SpectatorStore, games) -> list:
+    return [[await rows.watchers(g.id) for g in games], await rows.following("carol"), await rows.prefs("carol"),
+            await rows.tv_channels(), await rows.cards("g"), await rows.due_mail(1e12)]
 
 
 async def test_every_table_moves_and_the_games_go_on(tmp_path, pg_url):

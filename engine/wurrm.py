@@ -484,11 +484,8 @@ class Wurrm(Turns, Game):
             "actor": None if state["phase"] in ("vote", "over") else state["actor"],
             "options": dict(state["options"]),
             "tiles": [dict(t) for t in board.tiles],
-            "spaces": [{"id": sp["id"], "tile": sp["tile"], "type": sp["type"], "q": sp["q"], "r": sp["r"],
-                        **({"gems": sp["gems"]} if sp["type"] == "start" else {}),
-                        **({"closed": True} if sp["id"] in closed else {})}
-                       for sp in board.spaces.values()],
-            "borders": [{"a": a, "b": b, "kind": kind} for a, b, kind in board.border_rows()],
+            "spaces": [{**sp, "closed": True} if sp["id"] in closed else dict(sp) for sp in board.space_rows()],
+            "borders": [dict(b) for b in board.border_rows()],
             "positions": dict(state["positions"]),
             "gems": dict(state["gems"]),
             "bank": state["bank"],

@@ -61,7 +61,8 @@ class Board:
         # and never changes; these are handed out as they are, so their readers must not change them)
         self._to_sleep: dict[str, int] | None = None
         self._to_gems: dict[str, int] | None = None
-        self._border_rows: tuple[tuple[str, str, str], ...] | None = None
+        self._border_rows: tuple[dict, ...] | None = None
+        self._space_rows: tuple[dict, ...] | None = None
 
     def _place_tile(self, tile: str, at: tuple[int, int], rot: int) -> None:
         data = TILES[tile]
@@ -178,11 +179,22 @@ class Board:
             self._to_gems = self.distances(goals, ("open",))
         return self._to_gems
 
-    def border_rows(self) -> tuple[tuple[str, str, str], ...]:
-        """Every border as (space, space, kind), the spaces in order and the rows sorted (the view's order)."""
+    def border_rows(self) -> tuple[dict, ...]:
+        """Every border as a view shows it ({a, b, kind}, the spaces in order, the rows sorted); the view copies
+        each row, so these are never handed out to be changed."""
         if self._border_rows is None:
-            self._border_rows = tuple(sorted((*sorted(pair), kind) for pair, kind in self.borders.items()))
+            self._border_rows = tuple({"a": a, "b": b, "kind": kind} for a, b, kind in
+                                      sorted((*sorted(pair), kind) for pair, kind in self.borders.items()))
         return self._border_rows
+
+    def space_rows(self) -> tuple[dict, ...]:
+        """Every space as a view shows it (id, tile, type, q, r, and a Start space's gems), in the board's order;
+        the view copies each row."""
+        if self._space_rows is None:
+            self._space_rows = tuple({"id": sp["id"], "tile": sp["tile"], "type": sp["type"], "q": sp["q"],
+                                      "r": sp["r"], **({"gems": sp["gems"]} if sp["type"] == "start" else {})}
+                                     for sp in self.spaces.values())
+        return self._space_rows
 
     def distances(self, targets, kinds) -> dict[str, int]:
         """Fewest steps from each space to the nearest of ``targets``, crossing only borders of ``kinds``."""

@@ -196,6 +196,8 @@ class Canoes:
     def _loadable(self, state: State, canoe: dict) -> dict:
         """The deposits as ``canoe`` may load from them this turn (G9: without the other canoe's unloads)."""
         barred = self._barred(state, canoe)
+        if not barred:      # nearly always: the deposits themselves (only read, never written, by the callers)
+            return state["sites"]
         return {site: {c: n - barred.get(site, {}).get(c, 0) for c, n in counts.items()}
                 for site, counts in state["sites"].items()}
 

@@ -128,24 +128,36 @@ def low_priority() -> None:
         os.nice(10)
 
 
-def one(key: str, n: int, policy: str, i: int, cache: str) -> str:
-    """Play (unless kept) and judge (unless kept) the i-th game of a policy; written to the cache."""
-    game_path = Path(cache) / f"{key}{n}-{policy}-{i}.game.json"
+def game_file(cache: Path, key: str, n: int, policy: str, i: int) -> Path:
+    """A played game: kept apart from the judgements (``cache.parent/games``), which a new analysis VERSION
+    computes again on the same games."""
+    return cache.parent / "games" / f"{key}{n}-{policy}-{i}.game.json"
+
+
+def one(key: str, n: int, policy: str, i: int, cache: str, play_only: bool = False) -> str:
+    """Play (unless kept) and judge (unless kept, or ``play_only``) the i-th game of a policy; written to the
+    cache."""
+    game_path = game_file(Path(cache), key, n, policy, i)
     path = Path(cache) / f"{key}{n}-{policy}-{i}.judged.json"
     if not game_path.exists():
-        game_path.write_text(json.dumps(play(key, n, policy, 1000 + i)))
-    if not path.exists():
+        game_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = game_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(play(key, n, policy, 1000 + i)))
+        tmp.replace(game_path)
+    if not play_only and not path.exists():
         path.write_text(json.dumps(judge_game(key, str(game_path), f"calibration:{i}")))
     return path.name
 
 
-def fill(cache: Path, configs: list[tuple[str, int]], policies: list[str], count: int, workers: int) -> None:
+def fill(cache: Path, configs: list[tuple[str, int]], policies: list[str], count: int, workers: int,
+         play_only: bool = False) -> None:
     """Play and judge what the cache lacks, ``workers`` processes at a time: the first game of every game,
     size and policy first, so that an interrupted run has a little of everything."""
     with ProcessPoolExecutor(workers, initializer=low_priority) as pool:
-        jobs = [pool.submit(one, key, n, policy, i, str(cache)) for i in range(count) for key, n in configs
-                for policy in policies
-                if not (cache / f"{key}{n}-{policy}-{i}.judged.json").exists()]
+        done = (lambda key, n, policy, i: game_file(cache, key, n, policy, i).exists()) if play_only else \
+            (lambda key, n, policy, i: (cache / f"{key}{n}-{policy}-{i}.judged.json").exists())
+        jobs = [pool.submit(one, key, n, policy, i, str(cache), play_only) for i in range(count)
+                for key, n in configs for policy in policies if not done(key, n, policy, i)]
         for fut in jobs:
             print(f"  done {fut.result()}", file=sys.stderr, flush=True)
 
@@ -153,7 +165,7 @@ def fill(cache: Path, configs: list[tuple[str, int]], policies: list[str], count
 def load(cache: Path, key: str, n: int, policy: str, count: int) -> list[tuple[dict, list[an.Judgement]]]:
     out = []
     for i in range(count):
-        game_path = cache / f"{key}{n}-{policy}-{i}.game.json"
+        game_path = game_file(cache, key, n, policy, i)
         path = cache / f"{key}{n}-{policy}-{i}.judged.json"
         if game_path.exists() and path.exists():
             judged = [an.Judgement.from_dict(j) for j in json.loads(path.read_text())]
@@ -250,7 +262,7 @@ def noise(cache: Path, configs: list[tuple[str, int]], count: int, workers: int,
             for policy in ("random", "hint"):
                 mine = []
                 for i in range(count):
-                    game_path = cache / f"{key}{n}-{policy}-{i}.game.json"
+                    game_path = game_file(cache, key, n, policy, i)
                     if game_path.exists():
                         game = GAMES[key]
                         mine += [(k, game.dump(state), seat, action) for k, state, seat, action
@@ -288,12 +300,13 @@ def main() -> None:
     parser.add_argument("--cache", default="/tmp/teahouse-calibration")
     parser.add_argument("--noise", type=int, default=0, help="decisions per game and size judged twice")
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--play-only", action="store_true", help="play the games the cache lacks, judge none")
     args = parser.parse_args()
     configs = [(g.split(":")[0], int(g.split(":")[1])) for g in args.games]
     cache = Path(args.cache) / f"v{an.VERSION}"
     cache.mkdir(parents=True, exist_ok=True)
     if not args.report_only:
-        fill(cache, configs, args.policies, args.count, args.workers)
+        fill(cache, configs, args.policies, args.count, args.workers, args.play_only)
     if args.noise:
         noise(cache, configs, args.count, args.workers, args.noise)
     report(cache, configs, args.policies, args.count)

@@ -165,7 +165,8 @@ def test_marks_accuracy_and_curves():
         # every gap that could earn a mark is measured twice (a mark needs both measures)
         assert an.CONFIRM_AT[key] <= least[key] / 2 + 1e-9
         # accuracy: 100 down to the analysis's own noise, 50 for random play, falling beyond
-        (cost_floor, cost_random), (loss_floor, loss_random) = an.by_size(an.ACCURACY, key, 2)
+        anchors = an.by_size(an.ACCURACY, key, 2)
+        (cost_floor, cost_random), (loss_floor, loss_random) = anchors.cost, anchors.loss
         assert an.accuracy(key, 2, 0, 0) == pytest.approx(100) and an.accuracy(key, 2, 1e6, 1) < 1
         assert an.accuracy(key, 2, cost_floor, loss_floor / 100) == pytest.approx(100)
         assert an.accuracy(key, 2, cost_random, loss_random / 100) == pytest.approx(50)

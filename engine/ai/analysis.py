@@ -108,17 +108,26 @@ MARKS = ("inaccuracy", "mistake", "blunder")
 # game's least mark, so that every gap that could earn one is; the smaller ones keep their first measure
 CONFIRM_AT: dict[str, float] = {"wassamasaw": 2.5, "seikatsu": 1.5, "mywuxing": 0.75, "wagara": 0.4, "wurrm": 0.75}
 
-# A player's accuracy from the means of their judged decisions' costs, per game and table size: for the cost
-# in the game's currency and for the loss of win chance (points), each a (floor, random) pair. ``floor``: what
-# the analysis's own best move is measured to cost (its noise: play that good scores 100); ``random``: what a
-# move picked at random among those offered costs on average (50). From the calibration runs
-# (bench/analysis_calibration.py, docs/analysis.md; at first 3 games each, to be measured at 20).
-ACCURACY: dict[str, dict[int, tuple[tuple[float, float], tuple[float, float]]]] = {
-    "wassamasaw": {2: ((0.54, 2.63), (0.8, 4.3))},
-    "seikatsu": {2: ((0.58, 2.12), (2.0, 7.7)), 4: ((0.70, 1.66), (2.3, 4.5))},
-    "mywuxing": {2: ((0.18, 0.67), (1.1, 3.4)), 4: ((0.07, 0.35), (0.9, 3.2))},
-    "wagara": {2: ((0.06, 0.30), (0.5, 2.2)), 4: ((0.01, 0.28), (0.1, 2.1))},
-    "wurrm": {2: ((0.09, 0.54), (1.4, 3.8)), 4: ((0.09, 0.39), (1.5, 2.8))},
+
+@dataclass(frozen=True)
+class Anchors:
+    """How a seat's mean cost and mean loss of win chance become an accuracy, in one game at one table size:
+    for each, a (floor, random) pair: ``floor`` what the analysis's own best move is measured to cost (its
+    noise: play that good scores 100), ``random`` what a move picked at random among those offered costs on
+    average (50); ``weight`` is the cost's share of the accuracy, the rest the loss of win chance's."""
+    cost: tuple[float, float]          # in the game's currency
+    loss: tuple[float, float]          # in points of win chance (0-100)
+    weight: float = 0.5
+
+
+# A player's accuracy, per game and table size, from the calibration runs (bench/analysis_calibration.py,
+# docs/analysis.md: 20 games of each policy; the weights chosen there, game by game).
+ACCURACY: dict[str, dict[int, Anchors]] = {
+    "wassamasaw": {2: Anchors((0.54, 2.63), (0.8, 4.3))},
+    "seikatsu": {2: Anchors((0.58, 2.12), (2.0, 7.7)), 4: Anchors((0.70, 1.66), (2.3, 4.5))},
+    "mywuxing": {2: Anchors((0.18, 0.67), (1.1, 3.4)), 4: Anchors((0.07, 0.35), (0.9, 3.2))},
+    "wagara": {2: Anchors((0.06, 0.30), (0.5, 2.2)), 4: Anchors((0.01, 0.28), (0.1, 2.1))},
+    "wurrm": {2: Anchors((0.09, 0.54), (1.4, 3.8)), 4: Anchors((0.09, 0.39), (1.5, 2.8))},
 }
 # the hard computer's mean cost per decision (the same runs): the yardstick shown beside a player's
 HARD_COST: dict[str, dict[int, float]] = {
@@ -193,12 +202,13 @@ def mark_of(key: str, cost: float) -> str:
 def accuracy(key: str, players: int, mean_cost: float, mean_loss: float) -> float:
     """A player's accuracy (0–100) in the game ``key`` at ``players`` from the means of their judged decisions'
     cost (in the game's currency) and loss of win chance (0–1): for each, 100 down to the analysis's own noise
-    (``ACCURACY``' floor), 50 at random play's mean, halving again with each as much more; the accuracy is the
-    mean of the two."""
-    (cost_floor, cost_random), (loss_floor, loss_random) = by_size(ACCURACY, key, players)
+    (the ``ACCURACY`` anchors' floor), 50 at random play's mean, halving again with each as much more; the
+    accuracy weighs the two by the anchors' ``weight``."""
+    a = by_size(ACCURACY, key, players)
+    (cost_floor, cost_random), (loss_floor, loss_random) = a.cost, a.loss
     by_cost = 0.5 ** (max(0.0, mean_cost - cost_floor) / (cost_random - cost_floor))
     by_loss = 0.5 ** (max(0.0, 100 * mean_loss - loss_floor) / (loss_random - loss_floor))
-    return 50.0 * (by_cost + by_loss)
+    return 100.0 * (a.weight * by_cost + (1.0 - a.weight) * by_loss)
 
 
 def choices(game: Game, state: State, seat: str) -> list[str]:
@@ -420,6 +430,6 @@ def _at(points: list[tuple[int, float]], k: float) -> float:
 
 
 __all__ = ["ACCURACY", "CONFIRM_AT", "CURRENCY", "EFFORT", "HARD_COST", "MARKS", "PLAYOUT_CAP", "THRESHOLDS",
-           "VERSION", "Currency", "Decision", "Effort", "Judgement", "Summary", "Value", "accuracy", "by_size",
-           "choices", "curves", "decisions", "judge", "judge_dumped", "judged_action", "leaders", "mark_of",
+           "VERSION", "Anchors", "Currency", "Decision", "Effort", "Judgement", "Summary", "Value", "accuracy",
+           "by_size", "choices", "curves", "decisions", "judge", "judge_dumped", "judged_action", "leaders", "mark_of",
            "standing", "summarise", "values"]

@@ -187,6 +187,67 @@ def mean_sd(values: list[float]) -> str:
     return f"{statistics.fmean(values):.0f} ± {statistics.stdev(values) / math.sqrt(len(values)):.0f}"
 
 
+WEIGHTS = (0.5, 0.75, 1.0)     # the cost's share of the accuracy tried by ``fit``: at least half, so that the
+# moves of a game already lost still count (its win chance has nothing left to lose)
+
+
+def per_game(cache: Path, key: str, n: int, policy: str, count: int) -> list[tuple[float, float]]:
+    """Each kept game's mean cost and mean loss of win chance (points) of the policy's seat."""
+    return [(statistics.fmean(j.cost for j in js), statistics.fmean(100 * j.loss for j in js))
+            for _g, js in load(cache, key, n, policy, count) if js]
+
+
+def fit(cache: Path, key: str, n: int, count: int) -> tuple[an.Anchors, dict[float, float]] | None:
+    """The anchors measured: the floor (the analysis's own choice judged with another seed, ``--noise``),
+    random play's mean (pooled with easy's where they are the same policy), and of ``WEIGHTS`` the one that
+    parts random play from the hint's the most surely (the gap of their mean accuracies over its standard
+    error, printed for each weight), among those that keep random play below easy where the two differ."""
+    floors = read_floors(cache, key, n)
+    games = {p: per_game(cache, key, n, p, count) for p in POLICIES}
+    pool = [x for p in (("random", "easy") if key in SAME_AS_RANDOM else ("random",)) for x in games[p]]
+    if not floors or not pool or len(games["hint"]) < 2 or len(games["random"]) < 2:
+        return None
+    cost = (statistics.fmean(c for c, _lo in floors), statistics.fmean(c for c, _lo in pool))
+    loss = (statistics.fmean(lo for _c, lo in floors), statistics.fmean(lo for _c, lo in pool))
+    scores, best = {}, None
+    for w in WEIGHTS:
+        anchors = an.Anchors(tuple(round(x, 2) for x in cost), tuple(round(x, 1) for x in loss), w)
+        acc = {p: [accuracy_with(anchors, c, lo) for c, lo in v] for p, v in games.items() if len(v) > 1}
+        gap = statistics.fmean(acc["hint"]) - statistics.fmean(acc["random"])
+        se = math.sqrt(sum(statistics.variance(acc[p]) / len(acc[p]) for p in ("hint", "random")))
+        scores[w] = gap / se if se else 0.0
+        ordered = key in SAME_AS_RANDOM or "easy" not in acc or \
+            statistics.fmean(acc["easy"]) > statistics.fmean(acc["random"])
+        if ordered and (best is None or scores[w] > scores[best.weight]):
+            best = anchors
+    return (best, scores) if best is not None else None
+
+
+def accuracy_with(anchors: an.Anchors, cost: float, loss: float) -> float:
+    """``engine.ai.analysis.accuracy`` with these anchors (loss in points)."""
+    (cf, cr), (lf, lr) = anchors.cost, anchors.loss
+    return 100.0 * (anchors.weight * 0.5 ** (max(0.0, cost - cf) / (cr - cf))
+                    + (1 - anchors.weight) * 0.5 ** (max(0.0, loss - lf) / (lr - lf)))
+
+
+def summary(cache: Path, configs: list[tuple[str, int]], count: int) -> None:
+    """One line per game and size: each policy's mean accuracy with the anchors in use, random play's gap
+    below the hint's, and the anchors ``fit`` measures."""
+    print("\n| game | players | " + " | ".join(POLICIES) + " | hint − random | measured anchors (weight: gap/se) |")
+    print("|---|---|" + "---|" * len(POLICIES) + "---|---|")
+    for key, n in configs:
+        acc = {p: [an.accuracy(key, n, c, lo / 100) for c, lo in per_game(cache, key, n, p, count)]
+               for p in POLICIES}
+        fitted = fit(cache, key, n, count)
+        shown = "—" if fitted is None else (f"cost {fitted[0].cost}, loss {fitted[0].loss}, weight "
+                                            f"{fitted[0].weight} ("
+                                            + ", ".join(f"{w}: {z:.1f}" for w, z in fitted[1].items()) + ")")
+        gap = statistics.fmean(acc["hint"]) - statistics.fmean(acc["random"]) if acc["hint"] and acc["random"] \
+            else float("nan")
+        print(f"| {GAMES[key].title} | {n} | " + " | ".join(mean_sd(acc[p]) for p in POLICIES) +
+              f" | {gap:.0f} | {shown} |")
+
+
 def report(cache: Path, configs: list[tuple[str, int]], policies: list[str], count: int) -> None:
     print("| game | players | play | games | decisions a game | accuracy | cost a decision | ?! | ? | ?? "
           "| won |")
@@ -310,6 +371,7 @@ def main() -> None:
     if args.noise:
         noise(cache, configs, args.count, args.workers, args.noise)
     report(cache, configs, args.policies, args.count)
+    summary(cache, configs, args.count)
 
 
 if __name__ == "__main__":
